@@ -1,0 +1,85 @@
+# Helpers every folder uses to declare its targets the same way.
+include_guard(GLOBAL)
+
+add_library(kiln_warnings INTERFACE)
+target_compile_options(kiln_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wimplicit-fallthrough
+  -Wno-missing-field-initializers  # designated initializers leave the rest at their defaults on purpose
+  $<$<BOOL:${KILN_WERROR}>:-Werror>)
+
+# Adds every subfolder that has a CMakeLists.txt, looking through folders that have none,
+# so a new folder needs no edit of its parents.
+function(kiln_add_subdirectories)
+  set(base ${CMAKE_CURRENT_SOURCE_DIR})
+  set(pending ${base})
+  while(pending)
+    list(POP_FRONT pending folder)
+    file(GLOB children LIST_DIRECTORIES true ${folder}/*)
+    list(SORT children)
+    foreach(child IN LISTS children)
+      if(NOT IS_DIRECTORY ${child})
+        continue()
+      elseif(EXISTS ${child}/CMakeLists.txt)
+        add_subdirectory(${child})
+      else()
+        list(APPEND pending ${child})
+      endif()
+    endforeach()
+  endwhile()
+endfunction()
+
+# kiln_library(<name> SOURCES ... [DEPS ...]) -> static library kiln_<name>, alias kiln::<name>.
+# Includes are rooted at the repository: #include "runtime/base/byte_reader.h".
+function(kiln_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(kiln_${name} STATIC ${ARG_SOURCES})
+  add_library(kiln::${name} ALIAS kiln_${name})
+  target_include_directories(kiln_${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(kiln_${name} PUBLIC ${ARG_DEPS} PRIVATE ${ARG_PRIVATE_DEPS} kiln_warnings)
+endfunction()
+
+# kiln_test(<name> SOURCES ... DEPS ... [LABELS ...]) -> Catch2 executable, each test case a CTest test.
+# Label "unit" marks suites that CI also runs under ASan+UBSan.
+function(kiln_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} Catch2::Catch2WithMain kiln_warnings)
+  target_compile_definitions(${name} PRIVATE
+    KILN_SOURCE_DIR="${PROJECT_SOURCE_DIR}" KILN_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")
+  catch_discover_tests(${name} PROPERTIES LABELS "${ARG_LABELS}" DISCOVERY_TIMEOUT 60)
+endfunction()
+
+# kiln_fuzzer(<name> SOURCES ... DEPS ...) -> libFuzzer target, built only with -DKILN_FUZZ=ON (clang).
+function(kiln_fuzzer name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  if(NOT KILN_FUZZ)
+    return()
+  endif()
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} kiln_warnings)
+  target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+  target_compile_options(${name} PRIVATE -fsanitize=fuzzer)
+  set_property(GLOBAL APPEND PROPERTY KILN_FUZZERS ${name})
+endfunction()
+
+# kiln_glsl_to_header(<target> <namespace> <shader files...>): compiles GLSL to SPIR-V with glslangValidator
+# at build time and embeds each as `constexpr uint32_t <stem>_spv[]` in a generated header
+# <build>/generated_shaders/<target>_shaders.h, which <target> can include.
+function(kiln_glsl_to_header target)
+  set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/generated_shaders)
+  set(headers)
+  foreach(src IN LISTS ARGN)
+    get_filename_component(abs ${src} ABSOLUTE)
+    get_filename_component(file_name ${src} NAME)
+    string(MAKE_C_IDENTIFIER ${file_name} var)
+    set(header ${out_dir}/${file_name}.h)
+    add_custom_command(OUTPUT ${header}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${out_dir}
+      COMMAND ${KILN_GLSLANG_VALIDATOR} --quiet --target-env vulkan1.2 --vn ${var}_spv -o ${header} ${abs}
+      DEPENDS ${abs} MAIN_DEPENDENCY ${abs}
+      COMMENT "glslang: ${file_name}")
+    list(APPEND headers ${header})
+  endforeach()
+  target_sources(${target} PRIVATE ${headers})
+  target_include_directories(${target} PRIVATE ${out_dir})
+endfunction()

@@ -47,6 +47,9 @@ function(kiln_test name)
   target_compile_definitions(${name} PRIVATE
     KILN_SOURCE_DIR="${PROJECT_SOURCE_DIR}" KILN_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")
   catch_discover_tests(${name} PROPERTIES LABELS "${ARG_LABELS}" DISCOVERY_TIMEOUT 60)
+  if("unit" IN_LIST ARG_LABELS)
+    set_property(GLOBAL APPEND PROPERTY KILN_UNIT_TESTS ${name})
+  endif()
 endfunction()
 
 # kiln_fuzzer(<name> SOURCES ... DEPS ...) -> libFuzzer target, built only with -DKILN_FUZZ=ON (clang).

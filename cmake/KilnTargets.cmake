@@ -36,6 +36,7 @@ function(kiln_library name)
   add_library(kiln::${name} ALIAS kiln_${name})
   target_include_directories(kiln_${name} PUBLIC ${PROJECT_SOURCE_DIR})
   target_link_libraries(kiln_${name} PUBLIC ${ARG_DEPS} PRIVATE ${ARG_PRIVATE_DEPS} kiln_warnings)
+  set_property(GLOBAL APPEND PROPERTY KILN_LIBRARIES kiln::${name})
 endfunction()
 
 # kiln_test(<name> SOURCES ... DEPS ... [LABELS ...]) -> Catch2 executable, each test case a CTest test.

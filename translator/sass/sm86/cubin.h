@@ -1,0 +1,65 @@
+#pragma once
+// A CUDA cubin (an ELF64 file that nvcc -cubin / ptxas writes): its kernels, their code, the .nv.info attributes
+// the driver reads (parameter layout, EXIT offsets, register and memory sizes) and their constant bank 0.
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "translator/sass/sm86/instruction.h"
+
+namespace kiln::sass::sm86 {
+
+/// One kernel parameter as .nv.info's EIATTR_KPARAM_INFO lists it.
+struct KernelParameter {
+  uint32_t ordinal = 0;  ///< position in the C signature
+  uint32_t offset = 0;   ///< byte offset inside the parameter block (add Kernel::parameter_base for cbank 0)
+  uint32_t size = 0;     ///< bytes
+};
+
+/// A .nv.info attribute kiln does not interpret, kept so tools can show it.
+struct InfoAttribute {
+  uint8_t format = 0;    ///< EIFMT_*: 1 none, 2 byte, 3 half word, 4 sized blob
+  uint8_t attribute = 0; ///< EIATTR_* number
+  std::vector<uint8_t> value;
+};
+
+struct Kernel {
+  std::string name;                  ///< the symbol name (extern "C" names are unmangled)
+  std::vector<uint8_t> code;         ///< the .text.<name> bytes: 16-byte instructions
+  uint64_t code_file_offset = 0;     ///< where `code` starts in the file (for error messages)
+  uint32_t register_count = 0;       ///< GPRs per thread (the .text section's sh_info bits 24-31)
+  uint32_t shared_memory_size = 0;   ///< static shared memory bytes (.nv.shared.<name>)
+  uint32_t local_memory_size = 0;    ///< per-thread stack frame bytes (EIATTR_FRAME_SIZE)
+  uint32_t parameter_base = 0;       ///< byte offset of the parameters in constant bank 0 (EIATTR_PARAM_CBANK)
+  uint32_t parameter_size = 0;       ///< bytes of parameters (EIATTR_PARAM_CBANK / CBANK_PARAM_SIZE)
+  std::vector<KernelParameter> parameters;  ///< sorted by ordinal
+  std::vector<uint32_t> exit_offsets;       ///< byte offsets of EXIT instructions (EIATTR_EXIT_INSTR_OFFSETS)
+  std::optional<std::array<uint32_t, 3>> required_block_size;  ///< EIATTR_REQNTID (__launch_bounds__ / reqntid)
+  uint32_t max_threads = 0;          ///< EIATTR_MAX_THREADS, 0 when absent
+  std::vector<uint8_t> constant0;    ///< .nv.constant0.<name>: driver constants + parameters, as the kernel sees them
+  std::vector<InfoAttribute> other_attributes;  ///< attributes not interpreted above
+
+  DecodeLocation location(const std::string& file) const { return {file, name, code_file_offset}; }
+};
+
+struct Cubin {
+  std::string file;                  ///< the name errors use
+  Architecture architecture = Architecture::sm86;
+  uint32_t sm_version = 0;           ///< from the ELF flags: 75, 86, ...
+  std::vector<Kernel> kernels;       ///< in section order
+
+  const Kernel* find_kernel(std::string_view name) const;
+};
+
+/// Parses a cubin held in memory. `file` names it in errors. Throws kiln::Error (file + offset + what was
+/// expected) on anything malformed: not ELF64, truncated sections, bad .nv.info records, odd code sizes.
+Cubin parse_cubin(std::span<const uint8_t> bytes, const std::string& file);
+
+/// Reads and parses a cubin file.
+Cubin load_cubin(const std::filesystem::path& path);
+
+} // namespace kiln::sass::sm86

@@ -47,8 +47,10 @@ inline void move(uint8_t* guest, uint8_t* linear, size_t count) {
 /// A whole GOB: 8 rows of 4 chunks, each one 16-byte move (the compiler emits one vector load and store).
 template <bool to_linear>
 inline void move_whole_gob(uint8_t* gob, uint8_t* linear, uint64_t row_pitch) {
+#pragma GCC unroll 8
   for (uint32_t y = 0; y < gob_height_rows; ++y) {
     uint8_t* row = linear + y * row_pitch;
+#pragma GCC unroll 4
     for (uint32_t chunk = 0; chunk < 4; ++chunk) {
       move<to_linear>(gob + gob_chunk_offset(chunk, y), row + chunk * gob_chunk_bytes, gob_chunk_bytes);
     }
@@ -69,6 +71,9 @@ void move_gob_part(uint8_t* gob, uint8_t* linear, uint64_t row_pitch, uint32_t x
   }
 }
 
+/// Walks GOB rows top to bottom and, in each, GOB columns left to right: the linear side is written as 8
+/// sequential row streams (writing a whole block column first would put up to 128 rows 4 KiB apart in one
+/// L1 set, which measured 2x slower), while each GOB read is 512 contiguous bytes.
 template <bool to_linear>
 void copy_block_linear(const LevelLayout& level, uint32_t bytes_per_element, uint8_t* guest_level, uint8_t* linear,
                        const Region& r, uint64_t row_pitch, uint64_t slice_pitch) {

@@ -1,0 +1,108 @@
+// Instruction text in the style NVIDIA's cuobjdump/nvdisasm printed for Maxwell: "@!P0 FFMA.FTZ R0, R1, c[0x0][0x20], R2".
+#include <bit>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "translator/sass/sm5x/encoding_table.h"
+
+namespace kiln::sass::sm5x {
+namespace {
+
+/// Special register names by hardware number (envydis gm107.c sys_sr list, named the way nvdisasm spells them).
+std::string special_register_name(unsigned index) {
+  static const std::pair<unsigned, const char*> names[] = {
+      {0x00, "SR_LANEID"}, {0x01, "SR_CLOCK"}, {0x02, "SR_VIRTCFG"}, {0x03, "SR_VIRTID"},
+      {0x10, "SR_PRIM_TYPE"}, {0x11, "SR_INVOCATION_ID"}, {0x12, "SR_Y_DIRECTION"}, {0x13, "SR_THREAD_KILL"},
+      {0x14, "SR_SHADER_TYPE"}, {0x1d, "SR_INVOCATION_INFO"}, {0x20, "SR_TID"}, {0x21, "SR_TID.X"},
+      {0x22, "SR_TID.Y"}, {0x23, "SR_TID.Z"}, {0x25, "SR_CTAID.X"}, {0x26, "SR_CTAID.Y"}, {0x27, "SR_CTAID.Z"},
+      {0x28, "SR_NTID"}, {0x38, "SR_EQMASK"}, {0x39, "SR_LTMASK"}, {0x3a, "SR_LEMASK"}, {0x3b, "SR_GTMASK"},
+      {0x3c, "SR_GEMASK"}, {0x50, "SR_CLOCKLO"}, {0x51, "SR_CLOCKHI"}, {0x52, "SR_GLOBALTIMERLO"},
+      {0x53, "SR_GLOBALTIMERHI"},
+  };
+  for (const auto& [number, name] : names) {
+    if (number == index) return name;
+  }
+  return fmt::format("SR{:#x}", index);
+}
+
+std::string hex(int64_t value) {
+  return value < 0 ? fmt::format("-{:#x}", -static_cast<uint64_t>(value)) : fmt::format("{:#x}", value);
+}
+
+/// "[R2+0x10]", "[R2]", "[0x10]"; also the inside of a[...] and indexed c[..][...].
+std::string address(uint8_t base, int64_t offset) {
+  if (base == kRZ) return hex(offset);
+  std::string text = fmt::format("R{}", base);
+  if (offset > 0) text += "+" + hex(offset);
+  if (offset < 0) text += hex(offset);
+  return text;
+}
+
+template <typename Float>
+std::string float_text(Float value) {
+  if (std::isinf(value)) return value < 0 ? "-INF" : "+INF";
+  if (std::isnan(value)) return std::signbit(value) ? "-QNAN" : "+QNAN";
+  return fmt::format("{}", value);
+}
+
+std::string operand_text(const OperandSpec& spec, const Operand& operand) {
+  std::string text;
+  switch (operand.kind) {
+  case OperandKind::gpr: text = operand.index == kRZ ? "RZ" : fmt::format("R{}", operand.index); break;
+  case OperandKind::predicate:
+    text = std::string(operand.invert ? "!" : "") + (operand.index == kPT ? "PT" : fmt::format("P{}", operand.index));
+    break;
+  case OperandKind::integer: text = hex(operand.value); break;
+  case OperandKind::float32: text = float_text(std::bit_cast<float>(static_cast<uint32_t>(operand.value))); break;
+  case OperandKind::float64: text = float_text(std::bit_cast<double>(static_cast<uint64_t>(operand.value))); break;
+  case OperandKind::constant_buffer:
+    text = fmt::format("c[{:#x}][{}]", operand.index, address(operand.base, operand.value));
+    break;
+  case OperandKind::memory: text = "[" + address(operand.base, operand.value) + "]"; break;
+  case OperandKind::attribute: text = "a[" + address(operand.base, operand.value) + "]"; break;
+  case OperandKind::special_register: text = special_register_name(operand.index); break;
+  case OperandKind::branch_target: text = hex(operand.value); break;
+  case OperandKind::enumerant: text = spec.names[static_cast<size_t>(operand.value)]; break;
+  }
+  if (!spec.selector_names.empty() && !spec.selector_names[operand.selector].empty()) {
+    text += "." + spec.selector_names[operand.selector];
+  }
+  if (operand.absolute) text = "|" + text + "|";
+  if (operand.negate) text = "-" + text;
+  if (operand.invert && operand.kind != OperandKind::predicate) text = "~" + text;
+  return text;
+}
+
+bool omitted(const OperandSpec& spec, const Operand& operand) {
+  if (!spec.optional || operand.negate || operand.absolute || operand.invert || operand.selector != 0) return false;
+  const int64_t value = operand.kind == OperandKind::gpr || operand.kind == OperandKind::predicate ? operand.index : operand.value;
+  return value == spec.default_value;
+}
+
+} // namespace
+
+std::string disassemble(const Instruction& instruction) {
+  std::string text;
+  if (instruction.guard != kPT || instruction.guard_negated) {
+    text = fmt::format("@{}{} ", instruction.guard_negated ? "!" : "",
+                       instruction.guard == kPT ? "PT" : fmt::format("P{}", instruction.guard));
+  }
+  text += opcode_name(instruction.opcode);
+  const Encoding* encoding = instruction.encoding;
+  if (encoding == nullptr) return text;
+  for (size_t i = 0; i < encoding->modifiers.size() && i < instruction.modifiers.size(); ++i) {
+    const std::string& suffix = encoding->modifiers[i].values[instruction.modifiers[i]];
+    if (!suffix.empty()) text += "." + suffix;
+  }
+  bool first = true;
+  for (size_t i = 0; i < encoding->operands.size() && i < instruction.operands.size(); ++i) {
+    if (omitted(encoding->operands[i], instruction.operands[i])) continue;
+    text += first ? " " : ", ";
+    text += operand_text(encoding->operands[i], instruction.operands[i]);
+    first = false;
+  }
+  return text;
+}
+
+} // namespace kiln::sass::sm5x

@@ -1,0 +1,99 @@
+#pragma once
+// The one Maxwell/Pascal encoding table. Each row names an opcode, the bits that identify it (match/mask over
+// the 64-bit word) and, in a small text notation, where every operand and modifier lives. decode(), assemble()
+// and the disassembly text all read these rows; nothing else knows a bit position.
+//
+// Operand notation (comma-separated, printed in this order; options after spaces):
+//   R<lsb>        register (8 bits; 255 = RZ)         P<lsb>   predicate (3 bits; 7 = PT)
+//   C             c[bank 34:5][offset 20:14 * 4]      CX       c[bank 36:5][R8 + signed 20:16] (LDC)
+//   I20 F20 D20   20-bit integer/float/double literal: 19 bits at 20, sign at 56 (float: top bits of the value)
+//   I32 U32 F32   32-bit literal at 20                 U<w>@<lsb> / S<w>@<lsb>  unsigned / signed literal
+//   T             branch target: signed 24 bits at 20, relative to the next instruction
+//   SR            special register at 20 (8 bits)     M<w>     [R8 + signed w bits at 20]
+//   A             a[R8 + 10 bits at 20]                A28      a[R8 + 10 bits at 28] (IPA)
+//   E<lsb>:<w>[+<lsb>:<w>]=<names>   enumerant printed as a word ('/'-separated names, '?' = invalid, or %LIST)
+// Options: n<bit> negate, a<bit> absolute, i<bit> invert (~R, !P), s<lsb>:<w>=/<names> part selector
+// (R1.H1), ?<value> omitted from the text when it holds that value and no option bit is set.
+// Modifier notation (';'-separated, printed after the mnemonic in this order):
+//   NAME@<bit>                  one-bit flag printed as .NAME
+//   name@<lsb>:<w>[+<lsb>:<w>]=v0,v1,...   enumeration: value i prints .v_i ("" prints nothing, ? invalid)
+//   %LIST in place of the values uses a shared list (%CC: the 32 condition codes)
+//   NAME                        fixed text, no bits (.LUT)
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "translator/sass/sm5x/instruction.h"
+
+namespace kiln::sass::sm5x {
+
+struct BitRange {
+  uint8_t lsb = 0;
+  uint8_t width = 0;
+};
+
+/// A value spread over one or more bit ranges, low range first (the first range holds the low bits).
+struct BitField {
+  std::vector<BitRange> ranges;
+  unsigned width() const;
+  uint64_t mask() const;
+  uint64_t read(uint64_t word) const;
+  /// Writes `value`; false when it does not fit.
+  bool write(uint64_t& word, uint64_t value) const;
+};
+
+enum class OperandForm : uint8_t {
+  gpr, predicate, cbuf, cbuf_indexed, int20, float20, double20, int32, uint32, float32, unsigned_literal,
+  signed_literal, branch_target, special_register, memory, attribute, enumerant,
+};
+
+struct OperandSpec {
+  OperandForm form = OperandForm::gpr;
+  BitField field;                  ///< the main field (register number, literal, enumerant)
+  std::vector<std::string> names;  ///< enumerant names
+  int8_t negate_bit = -1;
+  int8_t absolute_bit = -1;
+  int8_t invert_bit = -1;
+  BitField selector;               ///< part selector (.H1 / .B2), empty when none
+  std::vector<std::string> selector_names;
+  bool optional = false;           ///< omitted from the text when equal to `default_value` with no option set
+  int64_t default_value = 0;
+  /// Every bit this operand owns.
+  uint64_t mask() const;
+};
+
+struct ModifierSpec {
+  std::string name;                ///< field name used by Instruction::modifier() ("rnd", "FTZ")
+  BitField field;                  ///< empty for fixed text
+  std::vector<std::string> values; ///< printed suffix per value; "?" = invalid encoding
+};
+
+struct Encoding {
+  Opcode opcode{};
+  uint64_t match = 0;
+  uint64_t mask = 0;
+  bool guarded = true;             ///< has the @P guard at 16:3 with negation at 19
+  std::vector<OperandSpec> operands;
+  std::vector<ModifierSpec> modifiers;
+  uint64_t covered = 0;            ///< mask | guard | every operand and modifier bit
+  std::string_view source_operands;///< the row's notation, for messages
+};
+
+/// All rows, most specific first (decode takes the first row whose mask matches).
+const std::vector<Encoding>& encodings();
+
+/// The rows as written in encoding_table.cpp, before parsing.
+struct EncodingRow {
+  Opcode opcode;
+  uint64_t match;
+  uint64_t mask;
+  const char* operands;
+  const char* modifiers;
+  bool guarded = true;
+};
+std::vector<EncodingRow> encoding_rows();
+/// Parses one row's notation (throws kiln::Error on a malformed row: a table bug).
+Encoding parse_encoding_row(const EncodingRow& row);
+
+} // namespace kiln::sass::sm5x

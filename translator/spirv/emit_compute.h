@@ -1,0 +1,30 @@
+#pragma once
+// IR compute kernel -> SPIR-V 1.5 compute shader for Vulkan 1.2 with CUDA's execution model:
+//   set 0 binding 0   uniform buffer: constant bank 0 in CUDA's layout (driver area, then kernel parameters)
+//   global memory     64-bit addresses through PhysicalStorageBuffer64 (buffer device address)
+//   shared memory     one workgroup array of 32-bit words
+//   workgroup size    specialization constants 0, 1, 2 (CUDA's blockDim), default 32 x 1 x 1
+//   warps             32 lanes = 32 consecutive LocalInvocationIndex values. Emulated through workgroup memory and
+//                     barriers (hosts whose subgroup size is not 32, such as lavapipe's 8), or subgroup operations
+//                     when the pipeline runs with a required subgroup size of 32.
+#include <cstdint>
+#include <vector>
+
+#include "translator/ir/ir.h"
+
+namespace kiln::spirv {
+
+enum class WarpModel { Emulated, Subgroup };
+
+struct ComputeOptions {
+  WarpModel warp_model = WarpModel::Emulated;
+  bool debug_names = true;
+};
+
+constexpr uint32_t const_bank_binding = 0;
+constexpr uint32_t max_workgroup_invocations = 1024; ///< CUDA's limit; sizes the warp emulation scratch
+
+/// The module's words; throws kiln::Error for IR the backend cannot express.
+std::vector<uint32_t> emit_compute(const ir::Function& function, const ComputeOptions& options = {});
+
+} // namespace kiln::spirv

@@ -1,0 +1,83 @@
+// Fused multiply-add with a single rounding, as FFMA/DFMA compute it. Vulkan's Fma may round twice (lavapipe
+// does), so the backend builds it from exact transformations (Boldo & Melquiond, "Emulation of FMA and
+// correctly rounded sums: proved algorithms using rounding to odd", IEEE TC 2008):
+//   f32: the product is exact in f64; the sum is rounded to odd in f64, then to nearest f32.
+//   f64: Dekker's exact product and Knuth's TwoSum, a round-to-odd sum of the low parts, one final rounding.
+//        Exact unless a partial product overflows or underflows (|a*b| beyond 2^±969); non-finite inputs take
+//        the plain a*b+c path, which is what fma gives for them.
+#include "translator/spirv/compute_emitter.h"
+
+namespace kiln::spirv {
+
+namespace {
+constexpr uint64_t f64_bits(double value) { return std::bit_cast<uint64_t>(value); }
+} // namespace
+
+uint32_t ComputeEmitter::exact(spv::Op opcode, uint32_t type, uint32_t a, uint32_t b) {
+  const uint32_t result = binary(opcode, type, a, b);
+  builder_.decorate(result, spv::Decoration::NoContraction);
+  return result;
+}
+
+std::pair<uint32_t, uint32_t> ComputeEmitter::two_sum(uint32_t a, uint32_t b) {
+  const uint32_t f64 = builder_.type_float(64);
+  const uint32_t sum = exact(spv::Op::OpFAdd, f64, a, b);
+  const uint32_t b_virtual = exact(spv::Op::OpFSub, f64, sum, a);
+  const uint32_t a_virtual = exact(spv::Op::OpFSub, f64, sum, b_virtual);
+  const uint32_t error = exact(spv::Op::OpFAdd, f64, exact(spv::Op::OpFSub, f64, a, a_virtual), exact(spv::Op::OpFSub, f64, b, b_virtual));
+  return {sum, error};
+}
+
+uint32_t ComputeEmitter::add_round_to_odd(uint32_t a, uint32_t b) {
+  // Round to nearest, then if inexact and the last bit is even, step one unit towards the exact sum.
+  const uint32_t f64 = builder_.type_float(64);
+  const auto [sum, error] = two_sum(a, b);
+  const uint32_t bits = builder_.op(spv::Op::OpBitcast, u64_type(), {sum});
+  const uint32_t inexact = binary(spv::Op::OpFOrdNotEqual, bool_type(), error, const_of(ir::Type::F64, 0));
+  const uint32_t even = binary(spv::Op::OpIEqual, bool_type(), binary(spv::Op::OpBitwiseAnd, u64_type(), bits, const_u64(1)), const_u64(0));
+  const uint32_t same_sign = binary(spv::Op::OpLogicalEqual, bool_type(),
+                                    binary(spv::Op::OpFOrdLessThan, bool_type(), error, const_of(ir::Type::F64, 0)),
+                                    binary(spv::Op::OpFOrdLessThan, bool_type(), sum, const_of(ir::Type::F64, 0)));
+  const uint32_t stepped = select(u64_type(), same_sign, binary(spv::Op::OpIAdd, u64_type(), bits, const_u64(1)),
+                                  binary(spv::Op::OpISub, u64_type(), bits, const_u64(1)));
+  const uint32_t adjust = binary(spv::Op::OpLogicalAnd, bool_type(), inexact, even);
+  return builder_.op(spv::Op::OpBitcast, f64, {select(u64_type(), adjust, stepped, bits)});
+}
+
+uint32_t ComputeEmitter::emit_fma(const ir::Inst& inst) {
+  const uint32_t f64 = builder_.type_float(64);
+  const uint32_t a = value(inst.args[0]), b = value(inst.args[1]), c = value(inst.args[2]);
+  if (inst.type == ir::Type::F32) {
+    const uint32_t product = exact(spv::Op::OpFMul, f64, builder_.op(spv::Op::OpFConvert, f64, {a}), builder_.op(spv::Op::OpFConvert, f64, {b}));
+    const uint32_t sum = add_round_to_odd(product, builder_.op(spv::Op::OpFConvert, f64, {c}));
+    return builder_.op(spv::Op::OpFConvert, type_of(ir::Type::F32), {sum});
+  }
+  const auto split = [&](uint32_t x) {
+    const uint32_t scaled = exact(spv::Op::OpFMul, f64, x, const_of(ir::Type::F64, f64_bits(134217729.0))); // 2^27 + 1
+    const uint32_t high = exact(spv::Op::OpFSub, f64, scaled, exact(spv::Op::OpFSub, f64, scaled, x));
+    return std::pair{high, exact(spv::Op::OpFSub, f64, x, high)};
+  };
+  const uint32_t product = exact(spv::Op::OpFMul, f64, a, b);
+  const auto [a_high, a_low] = split(a);
+  const auto [b_high, b_low] = split(b);
+  uint32_t product_error = exact(spv::Op::OpFSub, f64, exact(spv::Op::OpFMul, f64, a_high, b_high), product);
+  product_error = exact(spv::Op::OpFAdd, f64, product_error, exact(spv::Op::OpFMul, f64, a_high, b_low));
+  product_error = exact(spv::Op::OpFAdd, f64, product_error, exact(spv::Op::OpFMul, f64, a_low, b_high));
+  product_error = exact(spv::Op::OpFAdd, f64, product_error, exact(spv::Op::OpFMul, f64, a_low, b_low));
+  const auto [sum_high, sum_low] = two_sum(c, product);
+  const uint32_t low = add_round_to_odd(sum_low, product_error);
+  const uint32_t fused = exact(spv::Op::OpFAdd, f64, sum_high, low);
+  // Infinities and NaNs (in the inputs or the product) break the exact transformations.
+  const uint32_t plain = exact(spv::Op::OpFAdd, f64, product, c);
+  const auto is_finite = [&](uint32_t x) {
+    const uint32_t magnitude = binary(spv::Op::OpBitwiseAnd, u64_type(), builder_.op(spv::Op::OpBitcast, u64_type(), {x}), const_u64(0x7fffffffffffffff));
+    return binary(spv::Op::OpULessThan, bool_type(), magnitude, const_u64(0x7ff0000000000000));
+  };
+  // A zero result takes its sign from the plain sum (-0 only for -0 + -0), which is then exact.
+  const uint32_t zero = binary(spv::Op::OpFOrdEqual, bool_type(), fused, const_of(ir::Type::F64, 0));
+  const uint32_t finite = binary(spv::Op::OpLogicalAnd, bool_type(), is_finite(product), is_finite(c));
+  const uint32_t use_fused = binary(spv::Op::OpLogicalAnd, bool_type(), finite, builder_.op(spv::Op::OpLogicalNot, bool_type(), {zero}));
+  return select(f64, use_fused, fused, plain);
+}
+
+} // namespace kiln::spirv

@@ -1,0 +1,91 @@
+#include "runtime/gpu/maxwell/classes.h"
+
+#include <fmt/format.h>
+
+#include <span>
+
+namespace kiln::maxwell {
+
+namespace {
+
+struct MethodEntry {
+  const char* name;
+  uint32_t offset;
+  uint32_t count;
+  uint32_t stride;
+};
+
+constexpr MethodEntry host_methods[] = {
+#include "runtime/gpu/maxwell/classes/methods_b06f.inc"
+    {"SYNCPOINTA", 0x0070, 1, 4}, // Tegra host classes (cla26f.h, clc06f.h)
+    {"SYNCPOINTB", 0x0074, 1, 4},
+};
+constexpr MethodEntry threed_methods[] = {
+#include "runtime/gpu/maxwell/classes/methods_b197.inc"
+};
+constexpr MethodEntry compute_methods[] = {
+#include "runtime/gpu/maxwell/classes/methods_b1c0.inc"
+};
+constexpr MethodEntry copy_methods[] = {
+#include "runtime/gpu/maxwell/classes/methods_b0b5.inc"
+};
+constexpr MethodEntry inline_methods[] = {
+#include "runtime/gpu/maxwell/classes/methods_a140.inc"
+};
+constexpr MethodEntry twod_methods[] = {
+#include "runtime/gpu/maxwell/classes/methods_902d.inc"
+};
+
+std::span<const MethodEntry> methods_of(uint32_t class_id) {
+  switch (static_cast<ClassId>(class_id)) {
+  case ClassId::host: return host_methods;
+  case ClassId::threed: return threed_methods;
+  case ClassId::compute: return compute_methods;
+  case ClassId::copy: return copy_methods;
+  case ClassId::inline_to_memory: return inline_methods;
+  case ClassId::twod: return twod_methods;
+  }
+  return {};
+}
+
+} // namespace
+
+bool is_known_class(uint32_t class_id) { return !methods_of(class_id).empty(); }
+
+std::string class_name(uint32_t class_id) {
+  switch (static_cast<ClassId>(class_id)) {
+  case ClassId::host: return "host (B06F)";
+  case ClassId::threed: return "3D (B197)";
+  case ClassId::compute: return "compute (B1C0)";
+  case ClassId::copy: return "copy (B0B5)";
+  case ClassId::inline_to_memory: return "inline-to-memory (A140)";
+  case ClassId::twod: return "2D (902D)";
+  }
+  return fmt::format("class 0x{:04x}", class_id);
+}
+
+std::string method_name(uint32_t class_id, uint32_t method_offset) {
+  // Single methods first: array lengths are inferred (see the generator), so an array may overlap one.
+  for (const MethodEntry& entry : methods_of(class_id)) {
+    if (entry.count == 1 && entry.offset == method_offset) return entry.name;
+  }
+  for (const MethodEntry& entry : methods_of(class_id)) {
+    if (method_offset < entry.offset) continue;
+    const uint32_t delta = method_offset - entry.offset;
+    if (delta % entry.stride != 0) continue;
+    const uint32_t index = delta / entry.stride;
+    if (index >= entry.count) continue;
+    if (entry.count == 1) return entry.name;
+    return fmt::format("{}({})", entry.name, index);
+  }
+  return fmt::format("method 0x{:04x}", method_offset);
+}
+
+std::optional<uint32_t> find_method(uint32_t class_id, std::string_view name, uint32_t index) {
+  for (const MethodEntry& entry : methods_of(class_id)) {
+    if (name == entry.name && index < entry.count) return entry.offset + index * entry.stride;
+  }
+  return std::nullopt;
+}
+
+} // namespace kiln::maxwell

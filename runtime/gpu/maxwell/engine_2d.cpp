@@ -1,0 +1,153 @@
+// 2D engine (902D, cl902d.h): solid rectangle fills and PIXELS_FROM_MEMORY blits (nearest sampling,
+// same bytes per pixel on both sides).
+#include <fmt/format.h>
+
+#include <memory>
+#include <vector>
+
+#include "runtime/base/bits.h"
+#include "runtime/base/error.h"
+#include "runtime/gpu/maxwell/classes.h"
+#include "runtime/gpu/maxwell/engine.h"
+#include "runtime/gpu/maxwell/gpu.h"
+#include "runtime/gpu/maxwell/surface_copy.h"
+
+namespace kiln::maxwell {
+
+/// Bytes per pixel of a colour surface format (the 3D and 2D classes share the numbering), 0 if unknown.
+uint32_t color_format_bytes(uint32_t format) {
+  if (format >= 0xc0 && format <= 0xc5) return 16;
+  if (format >= 0xc6 && format <= 0xce) return 8;
+  if ((format >= 0xcf && format <= 0xd2) || (format >= 0xd5 && format <= 0xe0) || (format >= 0xe3 && format <= 0xe7))
+    return 4;
+  if (format >= 0xe8 && format <= 0xf2) return 2;
+  if (format >= 0xf3 && format <= 0xf7) return 1;
+  if (format == 0xf8 || format == 0xfb || format == 0xfc) return 2;
+  if (format == 0xf9 || format == 0xfa || format == 0xfd || format == 0xfe || format == 0xff) return 4;
+  return 0;
+}
+
+namespace {
+
+namespace method {
+constexpr uint32_t dst_format = 0x200, dst_memory_layout = 0x204, dst_block_size = 0x208, dst_depth = 0x20c,
+                   dst_layer = 0x210, dst_pitch = 0x214, dst_width = 0x218, dst_height = 0x21c,
+                   dst_offset_upper = 0x220, src_format = 0x230, src_memory_layout = 0x234,
+                   src_block_size = 0x238, src_depth = 0x23c, src_pitch = 0x244, src_width = 0x248,
+                   src_height = 0x24c, src_offset_upper = 0x250, solid_prim_mode = 0x580,
+                   solid_prim_color_format = 0x584, solid_prim_color = 0x588, solid_prim_point_x_y = 0x5e0,
+                   solid_prim_point_set_x = 0x600, solid_prim_point_y = 0x604, sample_mode = 0x88c,
+                   pfm_dst_x0 = 0x8b0, pfm_dst_y0 = 0x8b4, pfm_dst_width = 0x8b8, pfm_dst_height = 0x8bc,
+                   pfm_du_dx_frac = 0x8c0, pfm_du_dx_int = 0x8c4, pfm_dv_dy_frac = 0x8c8, pfm_dv_dy_int = 0x8cc,
+                   pfm_src_x0_frac = 0x8d0, pfm_src_x0_int = 0x8d4, pfm_src_y0_frac = 0x8d8,
+                   pfm_src_y0_int = 0x8dc;
+constexpr uint32_t solid_prim_rects = 4;
+} // namespace method
+
+class TwoDEngine final : public Engine {
+public:
+  using Engine::Engine;
+  uint32_t class_id() const override { return static_cast<uint32_t>(ClassId::twod); }
+
+  void write(uint32_t method, uint32_t value) override {
+    store(method, value);
+    if (method == method::solid_prim_mode) {
+      vertices_.clear();
+    } else if (method == method::solid_prim_point_x_y) {
+      add_vertex(extract_bits(value, 0, 16), extract_bits(value, 16, 16));
+    } else if (method >= method::solid_prim_point_set_x && method < method::solid_prim_point_set_x + 64 * 8 &&
+               (method - method::solid_prim_point_y) % 8 == 0) {
+      add_vertex(reg(method - 4), value);
+    } else if (method == method::pfm_src_y0_int) {
+      blit();
+    }
+  }
+
+private:
+  Surface surface(bool source) const {
+    Surface s;
+    s.address = address_pair(source ? method::src_offset_upper : method::dst_offset_upper);
+    s.block_linear = extract_bits(reg(source ? method::src_memory_layout : method::dst_memory_layout), 0, 1) == 0;
+    s.pitch = reg(source ? method::src_pitch : method::dst_pitch);
+    const uint32_t block = reg(source ? method::src_block_size : method::dst_block_size);
+    s.block_height_log2 = extract_bits(block, 4, 3);
+    s.block_depth_log2 = extract_bits(block, 8, 3);
+    s.width = reg(source ? method::src_width : method::dst_width);
+    s.height = reg(source ? method::src_height : method::dst_height);
+    s.depth = reg(source ? method::src_depth : method::dst_depth);
+    s.layer = source ? 0 : reg(method::dst_layer);
+    return s;
+  }
+
+  void add_vertex(uint32_t x, uint32_t y) {
+    vertices_.push_back({x, y});
+    if (reg(method::solid_prim_mode) != method::solid_prim_rects) {
+      throw Error(fmt::format("2D solid primitive mode {} is not supported (rectangles only)",
+                              reg(method::solid_prim_mode)));
+    }
+    if (vertices_.size() == 2) {
+      fill_rect(vertices_[0], vertices_[1]);
+      vertices_.clear();
+    }
+  }
+
+  void fill_rect(std::pair<uint32_t, uint32_t> a, std::pair<uint32_t, uint32_t> b) {
+    const uint32_t format = reg(method::dst_format);
+    const uint32_t bytes = color_format_bytes(format);
+    if (bytes == 0) throw Error(fmt::format("2D destination format 0x{:x} is not supported", format));
+    if (color_format_bytes(reg(method::solid_prim_color_format)) != bytes) {
+      throw Error("2D solid fill colour format differs in size from the destination format");
+    }
+    const Surface dst = surface(false);
+    const uint32_t x0 = std::min(a.first, b.first), x1 = std::min(std::max(a.first, b.first), dst.width);
+    const uint32_t y0 = std::min(a.second, b.second), y1 = std::min(std::max(a.second, b.second), dst.height);
+    if (x0 >= x1 || y0 >= y1) return;
+    const uint32_t colour = reg(method::solid_prim_color);
+    std::vector<uint8_t> row(uint64_t{x1 - x0} * bytes);
+    for (uint64_t i = 0; i < row.size(); ++i) row[i] = static_cast<uint8_t>(colour >> (8 * (i % bytes % 4)));
+    for (uint32_t y = y0; y < y1; ++y) write_rows(gpu_.memory(), dst, x0 * bytes, y, static_cast<uint32_t>(row.size()), 1, row);
+  }
+
+  void blit() {
+    const uint32_t bytes = color_format_bytes(reg(method::dst_format));
+    if (bytes == 0 || color_format_bytes(reg(method::src_format)) != bytes) {
+      throw Error(fmt::format("2D blit from format 0x{:x} to 0x{:x}: only same-size formats are supported",
+                              reg(method::src_format), reg(method::dst_format)));
+    }
+    const Surface src = surface(true), dst = surface(false);
+    const uint32_t width = reg(method::pfm_dst_width), height = reg(method::pfm_dst_height);
+    const uint32_t dst_x0 = reg(method::pfm_dst_x0), dst_y0 = reg(method::pfm_dst_y0);
+    auto fixed = [&](uint32_t int_method, uint32_t frac_method) {
+      return static_cast<int64_t>((uint64_t{reg(int_method)} << 32) | reg(frac_method));
+    };
+    const int64_t du_dx = fixed(method::pfm_du_dx_int, method::pfm_du_dx_frac);
+    const int64_t dv_dy = fixed(method::pfm_dv_dy_int, method::pfm_dv_dy_frac);
+    const int64_t src_x0 = fixed(method::pfm_src_x0_int, method::pfm_src_x0_frac);
+    const int64_t src_y0 = fixed(method::pfm_src_y0_int, method::pfm_src_y0_frac);
+    const bool center = extract_bits(reg(method::sample_mode), 0, 1) == 0;
+    std::vector<uint8_t> src_row, dst_row(uint64_t{width} * bytes);
+    for (uint32_t y = 0; y < height; ++y) {
+      // Nearest sample: source position of the destination pixel's centre (or corner).
+      const int64_t sy = (src_y0 + (center ? (int64_t{2 * y + 1} * dv_dy) / 2 : int64_t{y} * dv_dy)) >> 32;
+      if (sy < 0 || sy >= src.height) throw Error(fmt::format("2D blit reads source row {} of {}", sy, src.height));
+      src_row.resize(uint64_t{src.width ? src.width : src.pitch / bytes} * bytes);
+      read_rows(gpu_.memory(), src, 0, static_cast<uint32_t>(sy), static_cast<uint32_t>(src_row.size()), 1, src_row);
+      for (uint32_t x = 0; x < width; ++x) {
+        const int64_t sx = (src_x0 + (center ? (int64_t{2 * x + 1} * du_dx) / 2 : int64_t{x} * du_dx)) >> 32;
+        if (sx < 0 || uint64_t(sx + 1) * bytes > src_row.size()) {
+          throw Error(fmt::format("2D blit reads source column {} past the row", sx));
+        }
+        std::copy_n(src_row.data() + sx * bytes, bytes, dst_row.data() + uint64_t{x} * bytes);
+      }
+      write_rows(gpu_.memory(), dst, dst_x0 * bytes, dst_y0 + y, static_cast<uint32_t>(dst_row.size()), 1, dst_row);
+    }
+  }
+
+  std::vector<std::pair<uint32_t, uint32_t>> vertices_;
+};
+
+} // namespace
+
+std::unique_ptr<Engine> create_2d_engine(Gpu& gpu) { return std::make_unique<TwoDEngine>(gpu); }
+
+} // namespace kiln::maxwell

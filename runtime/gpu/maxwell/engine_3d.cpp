@@ -1,0 +1,205 @@
+#include "runtime/gpu/maxwell/engine_3d.h"
+
+#include <fmt/format.h>
+
+#include "runtime/base/bits.h"
+#include "runtime/base/error.h"
+#include "runtime/gpu/maxwell/classes.h"
+#include "runtime/gpu/maxwell/gpu.h"
+#include "runtime/gpu/maxwell/methods_3d.h"
+#include "runtime/gpu/maxwell/mme/interpreter.h"
+#include "runtime/gpu/maxwell/mme/macro_registry.h"
+#include "runtime/gpu/maxwell/mme/program.h"
+#include "runtime/gpu/maxwell/reports.h"
+
+namespace kiln::maxwell {
+
+Engine3D::Engine3D(Gpu& gpu, uint32_t channel) : Engine(gpu), channel_(channel), macro_code_(mme::code_words, 0) {
+  store(m3d::set_render_enable_c, 1); // rendering starts enabled (SET_RENDER_ENABLE_C MODE_TRUE), as drivers set it
+}
+
+uint32_t Engine3D::class_id() const { return static_cast<uint32_t>(ClassId::threed); }
+
+void Engine3D::write(uint32_t method, uint32_t value) {
+  if (method >= m3d::call_mme_macro) {
+    const uint32_t index = (method - m3d::call_mme_macro) / 8;
+    if ((method & 4) == 0) { // CALL_MME_MACRO(j): a new call; its first parameter
+      flush();
+      pending_macro_ = PendingMacro{index, {value}};
+      return;
+    }
+    if (pending_macro_ && pending_macro_->index == index) { // CALL_MME_DATA(j): the next parameter
+      pending_macro_->parameters.push_back(value);
+      return;
+    }
+    flush();
+    throw Error(fmt::format("CALL_MME_DATA({}) without a CALL_MME_MACRO({}) before it", index, index));
+  }
+  flush(); // any other method ends the parameters of a pending macro call
+  write_method(method, value);
+}
+
+void Engine3D::flush() {
+  if (!pending_macro_) return;
+  PendingMacro call = std::move(*pending_macro_);
+  pending_macro_.reset();
+  run_macro(call.index, call.parameters);
+}
+
+std::vector<uint32_t> Engine3D::macro_words(uint32_t index) const {
+  if (index >= macro_starts_.size()) return {};
+  const uint32_t start = macro_starts_[index];
+  const auto length = mme::macro_length(macro_code_, start);
+  if (!length) return {};
+  return std::vector<uint32_t>(macro_code_.begin() + start, macro_code_.begin() + start + *length);
+}
+
+void Engine3D::run_macro(uint32_t index, const std::vector<uint32_t>& parameters) {
+  if (index >= macro_starts_.size()) throw Error(fmt::format("macro {} is past the start-address table", index));
+  const uint32_t start = macro_starts_[index];
+  if (start >= macro_code_.size()) throw Error(fmt::format("macro {} starts at {}, past the code RAM", index, start));
+  mme::MacroContext context(*this, parameters);
+  context.set_start(start);
+  ++macro_depth_;
+  struct DepthGuard { uint32_t& depth; ~DepthGuard() { --depth; } } guard{macro_depth_};
+  const auto length = mme::macro_length(macro_code_, start);
+  CompiledMacro native = nullptr;
+  if (length) {
+    native = gpu_.macros().find(mme::macro_hash(std::span<const uint32_t>(macro_code_).subspan(start, *length)));
+  }
+  try {
+    if (native) {
+      ++gpu_.macros_native;
+      native(context);
+    } else {
+      ++gpu_.macros_interpreted;
+      mme::interpret(macro_code_, start, context);
+    }
+  } catch (const AcquireNotMet& wait) {
+    throw Error(fmt::format("macro {}: acquire inside a macro is not met ({}) and cannot be waited for", index,
+                            wait.condition));
+  } catch (const Error& error) {
+    throw Error(fmt::format("macro {} ({}): {}", index, native ? "compiled" : "interpreted", error.message()));
+  }
+  if (context.parameters_missing() != 0) {
+    gpu_.report(Diagnostic{Diagnostic::Severity::warning, channel_, 0, class_id(), m3d::call_mme_macro + index * 8,
+                           fmt::format("macro {} read {} parameter(s) more than it was given (read as 0)", index,
+                                       context.parameters_missing())});
+  }
+}
+
+void Engine3D::emit(uint32_t method, uint32_t value) {
+  if (gpu_.tracing()) gpu_.trace(MethodTrace{channel_, 0, 0, class_id(), method, value, true});
+  if (method >= m3d::call_mme_macro) throw Error(fmt::format("a macro called macro method 0x{:04x}", method));
+  write_method(method, value);
+}
+
+void Engine3D::write_method(uint32_t method, uint32_t value) {
+  store(method, value);
+  if (InlineUpload::handles(method)) {
+    upload_.write(gpu_, *this, method, value);
+    return;
+  }
+  switch (method) {
+  case m3d::load_mme_instruction_ram: {
+    const uint32_t pointer = reg(m3d::load_mme_instruction_ram_pointer);
+    if (pointer >= macro_code_.size()) throw Error(fmt::format("macro code upload at word {} is past the RAM", pointer));
+    macro_code_[pointer] = value;
+    store(m3d::load_mme_instruction_ram_pointer, pointer + 1);
+    return;
+  }
+  case m3d::load_mme_start_address_ram: {
+    const uint32_t pointer = reg(m3d::load_mme_start_address_ram_pointer);
+    if (pointer >= macro_starts_.size()) throw Error(fmt::format("macro start entry {} is past the table", pointer));
+    macro_starts_[pointer] = value;
+    store(m3d::load_mme_start_address_ram_pointer, pointer + 1);
+    return;
+  }
+  case m3d::increment_sync_point: gpu_.increment_syncpoint(extract_bits(value, 0, 12)); return;
+  case m3d::set_report_semaphore_d: report_semaphore(gpu_, *this, value); return;
+  case m3d::clear_report_value:
+    if (extract_bits(value, 0, 5) == 1) gpu_.backend().reset_samples_passed(); // ZPASS_PIXEL_CNT
+    return;
+  case m3d::load_constant_buffer_offset: return;
+  case m3d::begin: begin(value); return;
+  case m3d::end: end(); return;
+  case m3d::draw_vertex_array: indexed_draw_ = false; draw_count_ = value; return;
+  case m3d::draw_index_buffer: indexed_draw_ = true; draw_count_ = value; return;
+  case m3d::draw_vertex_array_begin_end_first:
+  case m3d::draw_vertex_array_begin_end_subsequent:
+    instance_ = method == m3d::draw_vertex_array_begin_end_first ? 0 : instance_ + 1;
+    issue_draw(extract_bits(value, 28, 4), false, extract_bits(value, 0, 16), extract_bits(value, 16, 12));
+    return;
+  case m3d::clear_surface: clear_surface(value); return;
+  case m3d::draw_inline_index:
+  case m3d::draw_inline_index2x16:
+  case m3d::draw_inline_index4x8:
+  case m3d::draw_auto:
+    throw Error("inline-index and auto draws are not implemented yet");
+  default: break;
+  }
+  if (method >= m3d::load_constant_buffer && method <= m3d::load_constant_buffer_last) {
+    load_constant_buffer(value);
+  } else if (method >= m3d::bind_group_constant_buffer && method < m3d::bind_group_constant_buffer + 5 * m3d::bind_group_stride &&
+             (method - m3d::bind_group_constant_buffer) % m3d::bind_group_stride == 0) {
+    bind_constant_buffer((method - m3d::bind_group_constant_buffer) / m3d::bind_group_stride, value);
+  } else if (method >= m3d::draw_index_buffer32_first && method <= m3d::draw_index_buffer8_subsequent) {
+    const uint32_t form = (method - m3d::draw_index_buffer32_first) / 4; // 32/16/8 first, then 32/16/8 subsequent
+    store(m3d::set_index_buffer_e, 2 - form % 3);                      // 4, 2 or 1 bytes
+    instance_ = form < 3 ? 0 : instance_ + 1;
+    issue_draw(extract_bits(value, 28, 4), true, extract_bits(value, 0, 16), extract_bits(value, 16, 12));
+  }
+}
+
+void Engine3D::load_constant_buffer(uint32_t value) {
+  const uint64_t address = address_pair(m3d::set_constant_buffer_selector_b);
+  const uint32_t size = extract_bits(reg(m3d::set_constant_buffer_selector_a), 0, 17);
+  const uint32_t offset = reg(m3d::load_constant_buffer_offset);
+  if (offset + 4 > size) {
+    throw Error(fmt::format("constant buffer update at offset 0x{:x} is past the selected buffer (0x{:x} bytes at 0x{:x})",
+                            offset, size, address));
+  }
+  gpu_.memory().write_u32(address + offset, value);
+  store(m3d::load_constant_buffer_offset, offset + 4);
+}
+
+void Engine3D::bind_constant_buffer(uint32_t group, uint32_t value) {
+  const uint32_t slot = extract_bits(value, 4, 5);
+  if (slot >= constant_buffer_slots) throw Error(fmt::format("constant buffer slot {} does not exist", slot));
+  ConstantBufferBinding& binding = constant_buffers_[group][slot];
+  binding.valid = extract_bits(value, 0, 1) != 0;
+  binding.address = address_pair(m3d::set_constant_buffer_selector_b);
+  binding.size = extract_bits(reg(m3d::set_constant_buffer_selector_a), 0, 17);
+}
+
+void Engine3D::begin(uint32_t value) {
+  in_begin_ = true;
+  draw_count_ = 0;
+  indexed_draw_ = false;
+  switch (extract_bits(value, 26, 2)) { // INSTANCE_ID: FIRST, SUBSEQUENT, UNCHANGED
+  case 0: instance_ = 0; break;
+  case 1: ++instance_; break;
+  default: break;
+  }
+}
+
+void Engine3D::end() {
+  if (!in_begin_) throw Error("END without BEGIN");
+  in_begin_ = false;
+  const uint32_t topology = extract_bits(reg(m3d::begin), 0, 16);
+  const uint32_t first = indexed_draw_ ? reg(m3d::set_index_buffer_f) : reg(m3d::set_vertex_array_start);
+  issue_draw(topology, indexed_draw_, first, draw_count_);
+}
+
+void Engine3D::issue_draw(uint32_t topology, bool indexed, uint32_t first, uint32_t count) {
+  std::shared_ptr<DrawSnapshot> draw = snapshot_draw();
+  draw->draw_index = gpu_.next_draw_index();
+  draw->topology = topology;
+  draw->indexed = indexed;
+  draw->first = first;
+  draw->count = count;
+  draw->instance = instance_;
+  gpu_.backend().draw(std::move(draw));
+}
+
+} // namespace kiln::maxwell

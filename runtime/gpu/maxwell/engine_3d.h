@@ -1,0 +1,70 @@
+#pragma once
+// 3D engine (B197, clb197.h): the register file, draws frozen into snapshots, clears, reports, conditional
+// rendering, constant buffer updates, inline uploads, and the MME that expands macro calls into 3D methods.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "runtime/gpu/maxwell/draw_snapshot.h"
+#include "runtime/gpu/maxwell/engine.h"
+#include "runtime/gpu/maxwell/inline_upload.h"
+#include "runtime/gpu/maxwell/mme/macro_context.h"
+
+namespace kiln::maxwell {
+
+class Engine3D final : public Engine, private mme::MacroHost {
+public:
+  Engine3D(Gpu& gpu, uint32_t channel);
+  uint32_t class_id() const override;
+  void write(uint32_t method, uint32_t value) override;
+  void flush() override;
+  bool has_deferred() const override { return pending_macro_.has_value(); }
+
+  const std::array<std::array<ConstantBufferBinding, constant_buffer_slots>, shader_stage_count>&
+  constant_buffers() const { return constant_buffers_; }
+  /// Macro code RAM and start table as uploaded (for capture tools that compile a title's macros).
+  const std::vector<uint32_t>& macro_code() const { return macro_code_; }
+  const std::array<uint32_t, 0x80>& macro_starts() const { return macro_starts_; }
+  /// The instruction words of macro `index` (its extent), or empty when it has none.
+  std::vector<uint32_t> macro_words(uint32_t index) const;
+
+  /// The snapshot a draw issued now would get (also used by `kiln gpu replay --dump-state`).
+  std::shared_ptr<DrawSnapshot> snapshot_draw() const;
+  /// Whether conditional rendering lets work through now (reads guest memory in command order).
+  bool render_enabled() const;
+
+private:
+  struct PendingMacro {
+    uint32_t index;
+    std::vector<uint32_t> parameters;
+  };
+
+  void write_method(uint32_t method, uint32_t value);
+  void run_macro(uint32_t index, const std::vector<uint32_t>& parameters);
+  uint32_t read_state(uint32_t method) override { return reg(method << 2); }
+  void emit(uint32_t method, uint32_t value) override;
+
+  void load_constant_buffer(uint32_t value);
+  void bind_constant_buffer(uint32_t group, uint32_t value);
+  void begin(uint32_t value);
+  void end();
+  void issue_draw(uint32_t topology, bool indexed, uint32_t first, uint32_t count);
+  void clear_surface(uint32_t value);
+
+  uint32_t channel_;
+  InlineUpload upload_;
+  std::array<std::array<ConstantBufferBinding, constant_buffer_slots>, shader_stage_count> constant_buffers_{};
+  std::vector<uint32_t> macro_code_;
+  std::array<uint32_t, 0x80> macro_starts_{};
+  std::optional<PendingMacro> pending_macro_;
+  uint32_t macro_depth_ = 0;
+  // Draw in progress between BEGIN and END.
+  bool in_begin_ = false;
+  bool indexed_draw_ = false;
+  uint32_t draw_count_ = 0;
+  uint32_t instance_ = 0;
+};
+
+} // namespace kiln::maxwell

@@ -1,0 +1,150 @@
+// Copy engine (B0B5, clb0b5.h): linear and 2D copies between pitch and block-linear surfaces, component remap,
+// and the completion semaphore.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "runtime/base/bits.h"
+#include "runtime/base/error.h"
+#include "runtime/gpu/maxwell/classes.h"
+#include "runtime/gpu/maxwell/engine.h"
+#include "runtime/gpu/maxwell/gpu.h"
+#include "runtime/gpu/maxwell/semaphore.h"
+#include "runtime/gpu/maxwell/surface_copy.h"
+
+namespace kiln::maxwell {
+
+namespace {
+
+namespace method {
+constexpr uint32_t semaphore_a = 0x240, semaphore_b = 0x244, semaphore_payload = 0x248, launch_dma = 0x300,
+                   offset_in_upper = 0x400, offset_out_upper = 0x408, pitch_in = 0x410, pitch_out = 0x414,
+                   line_length_in = 0x418, line_count = 0x41c, remap_const_a = 0x700, remap_const_b = 0x704,
+                   remap_components = 0x708, dst_block_size = 0x70c, dst_width = 0x710, dst_height = 0x714,
+                   dst_depth = 0x718, dst_layer = 0x71c, dst_origin = 0x720, src_block_size = 0x728,
+                   src_width = 0x72c, src_height = 0x730, src_depth = 0x734, src_layer = 0x738, src_origin = 0x73c;
+} // namespace method
+
+class CopyEngine final : public Engine {
+public:
+  using Engine::Engine;
+  uint32_t class_id() const override { return static_cast<uint32_t>(ClassId::copy); }
+
+  void write(uint32_t method, uint32_t value) override {
+    store(method, value);
+    if (method == method::launch_dma) launch(value);
+  }
+
+private:
+  Surface surface(bool source, bool block_linear) const {
+    Surface s;
+    s.address = address_pair(source ? method::offset_in_upper : method::offset_out_upper);
+    s.block_linear = block_linear;
+    s.pitch = reg(source ? method::pitch_in : method::pitch_out);
+    const uint32_t block = reg(source ? method::src_block_size : method::dst_block_size);
+    s.block_height_log2 = extract_bits(block, 4, 4);
+    s.block_depth_log2 = extract_bits(block, 8, 4);
+    s.width = reg(source ? method::src_width : method::dst_width);
+    s.height = reg(source ? method::src_height : method::dst_height);
+    s.depth = reg(source ? method::src_depth : method::dst_depth);
+    s.layer = reg(source ? method::src_layer : method::dst_layer);
+    return s;
+  }
+
+  void launch(uint32_t launch) {
+    const uint32_t transfer = extract_bits(launch, 0, 2);
+    if (transfer != 0) copy(launch);
+    release_semaphore(launch);
+  }
+
+  void copy(uint32_t launch) {
+    const bool src_block_linear = extract_bits(launch, 7, 1) == 0;
+    const bool dst_block_linear = extract_bits(launch, 8, 1) == 0;
+    const bool multi_line = extract_bits(launch, 9, 1) != 0;
+    const bool remap = extract_bits(launch, 10, 1) != 0;
+    if (extract_bits(launch, 12, 2) != 0) throw Error("physical-address copies are not supported (virtual only)");
+    const uint32_t components = reg(method::remap_components);
+    const uint32_t component_size = extract_bits(components, 16, 2) + 1;
+    const uint32_t src_components = extract_bits(components, 20, 2) + 1;
+    const uint32_t dst_components = extract_bits(components, 24, 2) + 1;
+    // With remap, LINE_LENGTH_IN counts elements; without, bytes.
+    const uint32_t src_element = remap ? component_size * src_components : 1;
+    const uint32_t dst_element = remap ? component_size * dst_components : 1;
+    const uint32_t elements = reg(method::line_length_in);
+    const uint32_t lines = multi_line ? reg(method::line_count) : 1;
+    const uint64_t src_row_bytes = uint64_t{elements} * src_element;
+    if (src_row_bytes * lines > (uint64_t{1} << 31)) {
+      throw Error(fmt::format("copy of {} lines of {} bytes is implausibly large", lines, src_row_bytes));
+    }
+    Surface src = surface(true, src_block_linear);
+    Surface dst = surface(false, dst_block_linear);
+    const uint32_t src_x = src_block_linear ? extract_bits(reg(method::src_origin), 0, 16) : 0;
+    const uint32_t src_y = src_block_linear ? extract_bits(reg(method::src_origin), 16, 16) : 0;
+    const uint32_t dst_x = dst_block_linear ? extract_bits(reg(method::dst_origin), 0, 16) : 0;
+    const uint32_t dst_y = dst_block_linear ? extract_bits(reg(method::dst_origin), 16, 16) : 0;
+    if (!multi_line) { // one line: pitch does not matter
+      src.pitch = static_cast<uint32_t>(src_row_bytes);
+      dst.pitch = elements * dst_element;
+    }
+    std::vector<uint8_t> rows(src_row_bytes * lines);
+    read_rows(gpu_.memory(), src, src_x * src_element, src_y, static_cast<uint32_t>(src_row_bytes), lines, rows);
+    if (remap) {
+      std::vector<uint8_t> remapped(uint64_t{elements} * dst_element * lines);
+      bool keeps_destination = false;
+      for (uint32_t c = 0; c < dst_components; ++c) keeps_destination |= extract_bits(components, 4 * c, 3) == 6;
+      if (keeps_destination) { // NO_WRITE components keep the destination's bytes
+        read_rows(gpu_.memory(), dst, dst_x * dst_element, dst_y, elements * dst_element, lines, remapped);
+      }
+      remap_rows(rows, remapped, uint64_t{elements} * lines, component_size, src_components, dst_components, components);
+      rows = std::move(remapped);
+    }
+    write_rows(gpu_.memory(), dst, dst_x * dst_element, dst_y, elements * dst_element, lines, rows);
+  }
+
+  void remap_rows(const std::vector<uint8_t>& source, std::vector<uint8_t>& result, uint64_t elements,
+                  uint32_t component_size, uint32_t src_components, uint32_t dst_components, uint32_t swizzle) const {
+    const uint32_t constants[2] = {reg(method::remap_const_a), reg(method::remap_const_b)};
+    for (uint64_t e = 0; e < elements; ++e) {
+      const uint8_t* in = source.data() + e * src_components * component_size;
+      uint8_t* out = result.data() + e * dst_components * component_size;
+      for (uint32_t c = 0; c < dst_components; ++c) {
+        const uint32_t select = extract_bits(swizzle, 4 * c, 3);
+        uint8_t* target = out + c * component_size;
+        if (select < 4) {
+          if (select >= src_components) throw Error(fmt::format("remap reads source component {} of {}", select, src_components));
+          std::copy_n(in + select * component_size, component_size, target);
+        } else if (select < 6) {
+          for (uint32_t b = 0; b < component_size; ++b) target[b] = static_cast<uint8_t>(constants[select - 4] >> (8 * b));
+        } else if (select != 6) { // 6 is NO_WRITE: the destination bytes stay
+          throw Error(fmt::format("remap component select {} is reserved", select));
+        }
+      }
+    }
+  }
+
+  void release_semaphore(uint32_t launch) {
+    const uint32_t type = extract_bits(launch, 3, 2);
+    if (type == 0) return;
+    if (type == 3) throw Error("LAUNCH_DMA SEMAPHORE_TYPE 3 is reserved");
+    const uint64_t address = address_pair(method::semaphore_a);
+    uint32_t payload = reg(method::semaphore_payload);
+    if (extract_bits(launch, 19, 1) != 0) { // SEMAPHORE_REDUCTION_ENABLE: IMIN IMAX IXOR IAND IOR IADD INC DEC
+      static constexpr Reduction copy_reductions[] = {Reduction::min,    Reduction::max, Reduction::bit_xor,
+                                                      Reduction::bit_and, Reduction::bit_or, Reduction::add,
+                                                      Reduction::inc,    Reduction::dec};
+      const uint32_t op = extract_bits(launch, 14, 4);
+      if (op >= 8) throw Error(fmt::format("copy semaphore reduction {} is not supported", op));
+      const bool is_signed = extract_bits(launch, 18, 1) == 0;
+      payload = reduce(copy_reductions[op], is_signed, gpu_.memory().read_u32(address), payload);
+    }
+    if (type == 1) gpu_.memory().write_u32(address, payload);
+    else write_four_word_release(gpu_.memory(), address, payload, gpu_.timestamp());
+    gpu_.signal();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Engine> create_copy_engine(Gpu& gpu) { return std::make_unique<CopyEngine>(gpu); }
+
+} // namespace kiln::maxwell

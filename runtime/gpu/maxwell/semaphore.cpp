@@ -1,0 +1,61 @@
+#include "runtime/gpu/maxwell/semaphore.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "runtime/gpu/maxwell/address_space.h"
+
+namespace kiln::maxwell {
+
+bool acquire_met(AcquireCompare compare, uint32_t value, uint32_t payload) {
+  switch (compare) {
+  case AcquireCompare::equal: return value == payload;
+  case AcquireCompare::circular_greater_equal: return static_cast<int32_t>(value - payload) >= 0;
+  case AcquireCompare::greater_equal: return value >= payload;
+  case AcquireCompare::and_nonzero: return (value & payload) != 0;
+  }
+  return false;
+}
+
+std::string describe_acquire(AcquireCompare compare, uint32_t payload) {
+  switch (compare) {
+  case AcquireCompare::equal: return fmt::format("value == 0x{:x}", payload);
+  case AcquireCompare::circular_greater_equal: return fmt::format("value >= 0x{:x} (circular)", payload);
+  case AcquireCompare::greater_equal: return fmt::format("value >= 0x{:x}", payload);
+  case AcquireCompare::and_nonzero: return fmt::format("value & 0x{:x} != 0", payload);
+  }
+  return "?";
+}
+
+uint32_t reduce(Reduction op, bool is_signed, uint32_t memory, uint32_t operand) {
+  switch (op) {
+  case Reduction::add: return memory + operand;
+  case Reduction::min:
+    return is_signed ? static_cast<uint32_t>(std::min(static_cast<int32_t>(memory), static_cast<int32_t>(operand)))
+                     : std::min(memory, operand);
+  case Reduction::max:
+    return is_signed ? static_cast<uint32_t>(std::max(static_cast<int32_t>(memory), static_cast<int32_t>(operand)))
+                     : std::max(memory, operand);
+  // INC/DEC wrap at the operand like CUDA's atomicInc/atomicDec.
+  case Reduction::inc: return memory >= operand ? 0 : memory + 1;
+  case Reduction::dec: return (memory == 0 || memory > operand) ? operand : memory - 1;
+  case Reduction::bit_and: return memory & operand;
+  case Reduction::bit_or: return memory | operand;
+  case Reduction::bit_xor: return memory ^ operand;
+  }
+  return memory;
+}
+
+void write_four_word_release(AddressSpace& memory, uint64_t address, uint32_t value, uint64_t timestamp) {
+  memory.write_u32(address, value);
+  memory.write_u32(address + 4, 0);
+  memory.write_u64(address + 8, timestamp);
+}
+
+void write_report(AddressSpace& memory, uint64_t address, uint64_t counter, uint64_t timestamp) {
+  memory.write_u64(address, counter);
+  memory.write_u64(address + 8, timestamp);
+}
+
+} // namespace kiln::maxwell

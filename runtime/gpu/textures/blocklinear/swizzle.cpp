@@ -118,14 +118,24 @@ void copy_pitch_linear(const LevelLayout& level, uint32_t bytes_per_element, uin
   }
 }
 
-struct CheckedCopy {
-  uint64_t level_offset;
-  uint64_t row_pitch;
-  uint64_t slice_pitch;
-};
+template <bool to_linear>
+void copy(const SurfaceLayout& layout, uint32_t layer, uint32_t level_index, const Region& region, uint8_t* guest,
+          size_t guest_size, uint8_t* linear, size_t linear_size, LinearImage pitches) {
+  const CopyPlan checked = plan_copy(layout, layer, level_index, region, guest_size, linear_size, pitches);
+  const LevelLayout& level = layout.level(level_index);
+  const uint32_t bytes = layout.description().element.bytes;
+  uint8_t* guest_level = guest + checked.level_offset;
+  if (layout.description().tiling == Tiling::pitch_linear) {
+    copy_pitch_linear<to_linear>(level, bytes, guest_level, linear, region, checked.row_pitch);
+  } else {
+    copy_block_linear<to_linear>(level, bytes, guest_level, linear, region, checked.row_pitch, checked.slice_pitch);
+  }
+}
 
-CheckedCopy check_copy(const SurfaceLayout& layout, uint32_t layer, uint32_t level_index, const Region& r,
-                       size_t guest_size, size_t linear_size, LinearImage pitches) {
+} // namespace
+
+CopyPlan plan_copy(const SurfaceLayout& layout, uint32_t layer, uint32_t level_index, const Region& r,
+                       uint64_t guest_size, uint64_t linear_size, LinearImage pitches) {
   const uint64_t level_offset = layout.offset_of(layer, level_index);
   const LevelLayout& level = layout.level(level_index);
   const auto fail = [&](const std::string& message) {
@@ -150,22 +160,6 @@ CheckedCopy check_copy(const SurfaceLayout& layout, uint32_t layer, uint32_t lev
   if (linear_size < needed) fail(fmt::format("linear image of {} bytes is smaller than the {} needed", linear_size, needed));
   return {level_offset, row_pitch, slice_pitch};
 }
-
-template <bool to_linear>
-void copy(const SurfaceLayout& layout, uint32_t layer, uint32_t level_index, const Region& region, uint8_t* guest,
-          size_t guest_size, uint8_t* linear, size_t linear_size, LinearImage pitches) {
-  const CheckedCopy checked = check_copy(layout, layer, level_index, region, guest_size, linear_size, pitches);
-  const LevelLayout& level = layout.level(level_index);
-  const uint32_t bytes = layout.description().element.bytes;
-  uint8_t* guest_level = guest + checked.level_offset;
-  if (layout.description().tiling == Tiling::pitch_linear) {
-    copy_pitch_linear<to_linear>(level, bytes, guest_level, linear, region, checked.row_pitch);
-  } else {
-    copy_block_linear<to_linear>(level, bytes, guest_level, linear, region, checked.row_pitch, checked.slice_pitch);
-  }
-}
-
-} // namespace
 
 Region whole_level(const SurfaceLayout& layout, uint32_t level) {
   const LevelLayout& l = layout.level(level);

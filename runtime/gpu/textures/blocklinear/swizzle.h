@@ -21,6 +21,17 @@ struct LinearImage {
   uint64_t slice_pitch = 0;
 };
 
+/// A validated copy: where the level starts in the surface and the linear pitches in bytes.
+struct CopyPlan {
+  uint64_t level_offset;
+  uint64_t row_pitch;
+  uint64_t slice_pitch;
+};
+/// Checks a copy of `region` of (layer, level) between `guest_size` bytes of surface and `linear_size` bytes of
+/// linear image; throws kiln::Error naming the surface if the region leaves the level or a side is too small.
+CopyPlan plan_copy(const SurfaceLayout& layout, uint32_t layer, uint32_t level, const Region& region,
+                   uint64_t guest_size, uint64_t linear_size, LinearImage pitches);
+
 /// The whole of `level`.
 Region whole_level(const SurfaceLayout& layout, uint32_t level);
 

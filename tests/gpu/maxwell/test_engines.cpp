@@ -1,0 +1,190 @@
+// Each engine's side effect on guest memory: copies, inline uploads, 2D fills and blits, compute launches.
+#include <catch2/catch.hpp>
+
+#include <numeric>
+
+#include "tests/gpu/maxwell/maxwell_test_support.h"
+
+using namespace kiln::maxwell;
+using namespace kiln::maxwell::test;
+
+namespace {
+void fill_pattern(AddressSpace& memory, uint64_t address, uint32_t bytes) {
+  std::vector<uint8_t> pattern(bytes);
+  for (uint32_t i = 0; i < bytes; ++i) pattern[i] = static_cast<uint8_t>(i * 7 + 3);
+  memory.write(address, pattern);
+}
+uint32_t high(uint64_t address) { return static_cast<uint32_t>(address >> 32); }
+uint32_t low(uint64_t address) { return static_cast<uint32_t>(address); }
+} // namespace
+
+TEST_CASE("copy engine: 1D and pitch 2D copies, then its semaphore", "[maxwell][engines]") {
+  TestGpu t;
+  const uint64_t src = data, dst = data + 0x10000, sem = data + 0x20000;
+  fill_pattern(t.gpu.memory(), src, 0x1000);
+  StreamBuilder s;
+  s.bind(4, ClassId::copy);
+  const uint32_t io[] = {high(src), low(src), high(dst), low(dst), 64, 32, 16, 3}; // in, out, pitch in/out, length, count
+  s.incrementing(4, "OFFSET_IN_UPPER", io);
+  const uint32_t semaphore[] = {high(sem), low(sem), 0xc0de};
+  s.incrementing(4, "SET_SEMAPHORE_A", semaphore);
+  // PIPELINED transfer, pitch both sides (bits 7, 8), MULTI_LINE (9), ONE_WORD semaphore (4:3 = 1).
+  s.method(4, "LAUNCH_DMA", 1u | (1u << 3) | (1u << 7) | (1u << 8) | (1u << 9));
+  t.submit(s);
+  REQUIRE(t.run().idle);
+  for (uint32_t line = 0; line < 3; ++line) {
+    for (uint32_t x = 0; x < 16; ++x) {
+      const uint8_t expected = static_cast<uint8_t>((line * 64 + x) * 7 + 3);
+      REQUIRE(t.gpu.memory().read_bytes(dst + line * 32 + x, 1)[0] == expected);
+    }
+    CHECK(t.gpu.memory().read_bytes(dst + line * 32 + 16, 1)[0] == 0); // past the line: untouched
+  }
+  CHECK(t.gpu.memory().read_u32(sem) == 0xc0de);
+}
+
+TEST_CASE("copy engine: component remap swaps and fills components", "[maxwell][engines]") {
+  TestGpu t;
+  const uint64_t src = data, dst = data + 0x1000;
+  const uint32_t texels[] = {0x44332211, 0x88776655};
+  t.gpu.memory().write(src, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(texels), 8));
+  StreamBuilder s;
+  s.bind(1, ClassId::copy);
+  const uint32_t io[] = {high(src), low(src), high(dst), low(dst), 0, 0, 2, 1}; // two elements
+  s.incrementing(1, "OFFSET_IN_UPPER", io);
+  const uint32_t remap_constants[] = {0xee, 0};
+  s.incrementing(1, "SET_REMAP_CONST_A", remap_constants);
+  // 1-byte components, 4 in, 4 out: dst x = src w (3), y = src z (2), z = CONST_A (4), w = NO_WRITE (6)
+  s.method(1, "SET_REMAP_COMPONENTS", 3u | (2u << 4) | (4u << 8) | (6u << 12) | (0u << 16) | (3u << 20) | (3u << 24));
+  const uint32_t before[] = {0xaaaaaaaa, 0xbbbbbbbb};
+  t.gpu.memory().write(dst, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(before), 8));
+  s.method(1, "LAUNCH_DMA", 1u | (1u << 7) | (1u << 8) | (1u << 10)); // pitch, pitch, REMAP
+  t.submit(s);
+  REQUIRE(t.run().idle);
+  CHECK(t.gpu.memory().read_u32(dst) == 0xaaee3344u);
+  CHECK(t.gpu.memory().read_u32(dst + 4) == 0xbbee7788u);
+}
+
+TEST_CASE("inline-to-memory: pitch upload of lines with a stride, semaphore on completion", "[maxwell][engines]") {
+  TestGpu t;
+  const uint64_t dst = data + 0x3000, sem = data + 0x100;
+  StreamBuilder s;
+  s.bind(2, ClassId::inline_to_memory);
+  const uint32_t setup[] = {6, 2, high(dst), low(dst), 16}; // 6 bytes per line, 2 lines, pitch 16
+  s.incrementing(2, "LINE_LENGTH_IN", setup);
+  const uint32_t semaphore[] = {high(sem), low(sem), 77};
+  s.incrementing(2, "SET_I2M_SEMAPHORE_A", semaphore);
+  s.method(2, "LAUNCH_DMA", 1u | (2u << 4) | (1u << 12)); // PITCH, RELEASE_SEMAPHORE, ONE_WORD
+  const uint32_t payload[] = {0x04030201, 0x08070605, 0x0c0b0a09};
+  s.non_incrementing(2, "LOAD_INLINE_DATA", payload);
+  t.submit(s);
+  REQUIRE(t.run().idle);
+  const auto line0 = t.gpu.memory().read_bytes(dst, 8);
+  const auto line1 = t.gpu.memory().read_bytes(dst + 16, 8);
+  CHECK(line0 == std::vector<uint8_t>{1, 2, 3, 4, 5, 6, 0, 0});
+  CHECK(line1 == std::vector<uint8_t>{7, 8, 9, 10, 11, 12, 0, 0});
+  CHECK(t.gpu.memory().read_u32(sem) == 77);
+}
+
+TEST_CASE("block-linear destinations report the textures dependency instead of guessing", "[maxwell][engines]") {
+  TestGpu t;
+  StreamBuilder s;
+  s.bind(2, ClassId::inline_to_memory);
+  const uint32_t setup[] = {4, 1, high(data), low(data), 0};
+  s.incrementing(2, "LINE_LENGTH_IN", setup);
+  s.method(2, "LAUNCH_DMA", 0); // BLOCKLINEAR
+  s.method(2, "LOAD_INLINE_DATA", 1);
+  t.submit(s);
+  t.run();
+  REQUIRE(t.gpu.diagnostics().size() == 1);
+  CHECK(t.gpu.diagnostics()[0].message.find("kiln::textures") != std::string::npos);
+}
+
+TEST_CASE("2D engine: solid rectangle fill and a 2x downscaling blit", "[maxwell][engines]") {
+  TestGpu t;
+  const uint64_t surface = data, copy = data + 0x10000;
+  StreamBuilder s;
+  s.bind(3, ClassId::twod);
+  // Destination: 8x4 A8R8G8B8 (0xcf), pitch 32.
+  s.method(3, "SET_DST_FORMAT", 0xcf).method(3, "SET_DST_MEMORY_LAYOUT", 1).method(3, "SET_DST_PITCH", 32);
+  s.method(3, "SET_DST_WIDTH", 8).method(3, "SET_DST_HEIGHT", 4);
+  s.method(3, "SET_DST_OFFSET_UPPER", high(surface)).method(3, "SET_DST_OFFSET_LOWER", low(surface));
+  s.method(3, "SET_RENDER_SOLID_PRIM_COLOR_FORMAT", 0xcf).method(3, "SET_RENDER_SOLID_PRIM_COLOR", 0xff336699);
+  s.method(3, "RENDER_SOLID_PRIM_MODE", 4); // RECTS
+  s.method(3, "RENDER_SOLID_PRIM_POINT_SET_X", 0, 2).method(3, "RENDER_SOLID_PRIM_POINT_Y", 0, 1);
+  s.method(3, "RENDER_SOLID_PRIM_POINT_SET_X", 1, 5).method(3, "RENDER_SOLID_PRIM_POINT_Y", 1, 3);
+  t.submit(s);
+  REQUIRE(t.run().idle);
+  for (uint32_t y = 0; y < 4; ++y) {
+    for (uint32_t x = 0; x < 8; ++x) {
+      const bool inside = x >= 2 && x < 5 && y >= 1 && y < 3;
+      REQUIRE(t.gpu.memory().read_u32(surface + y * 32 + x * 4) == (inside ? 0xff336699u : 0u));
+    }
+  }
+  // Blit the 8x4 surface to 4x2 with du/dx = dv/dy = 2, corner sampling: pixel (x, y) reads (2x, 2y).
+  StreamBuilder b;
+  b.bind(3, ClassId::twod);
+  b.method(3, "SET_SRC_FORMAT", 0xcf).method(3, "SET_SRC_MEMORY_LAYOUT", 1).method(3, "SET_SRC_PITCH", 32);
+  b.method(3, "SET_SRC_WIDTH", 8).method(3, "SET_SRC_HEIGHT", 4);
+  b.method(3, "SET_SRC_OFFSET_UPPER", high(surface)).method(3, "SET_SRC_OFFSET_LOWER", low(surface));
+  b.method(3, "SET_DST_OFFSET_UPPER", high(copy)).method(3, "SET_DST_OFFSET_LOWER", low(copy));
+  b.method(3, "SET_DST_PITCH", 16).method(3, "SET_DST_WIDTH", 4).method(3, "SET_DST_HEIGHT", 2);
+  b.method(3, "SET_PIXELS_FROM_MEMORY_SAMPLE_MODE", 1); // ORIGIN_CORNER
+  b.method(3, "SET_PIXELS_FROM_MEMORY_DST_WIDTH", 4).method(3, "SET_PIXELS_FROM_MEMORY_DST_HEIGHT", 2);
+  b.method(3, "SET_PIXELS_FROM_MEMORY_DU_DX_INT", 2).method(3, "SET_PIXELS_FROM_MEMORY_DV_DY_INT", 2);
+  b.method(3, "PIXELS_FROM_MEMORY_SRC_Y0_INT", 0);
+  t.submit(b);
+  REQUIRE(t.run().idle);
+  for (uint32_t y = 0; y < 2; ++y) {
+    for (uint32_t x = 0; x < 4; ++x) {
+      const bool inside = 2 * x >= 2 && 2 * x < 5 && 2 * y >= 1 && 2 * y < 3;
+      REQUIRE(t.gpu.memory().read_u32(copy + y * 16 + x * 4) == (inside ? 0xff336699u : 0u));
+    }
+  }
+}
+
+TEST_CASE("compute: a QMD launch becomes a dispatch snapshot and releases its semaphore", "[maxwell][engines]") {
+  TestGpu t;
+  const uint64_t qmd = data + 0x4000, sem = data + 0x5000, cbuf = data + 0x6000;
+  std::array<uint32_t, 64> words{};
+  auto set = [&](uint32_t high_bit, uint32_t low_bit, uint64_t value) { // MW(high:low) of clb1c0qmd.h V01_07
+    for (uint32_t bit = low_bit; bit <= high_bit; ++bit) {
+      if ((value >> (bit - low_bit)) & 1) words[bit / 32] |= 1u << (bit % 32);
+    }
+  };
+  set(287, 256, 0x400);       // PROGRAM_OFFSET
+  set(415, 384, 8);           // CTA_RASTER_WIDTH
+  set(431, 416, 4);           // CTA_RASTER_HEIGHT
+  set(447, 432, 1);           // CTA_RASTER_DEPTH
+  set(607, 592, 64);          // CTA_THREAD_DIMENSION0
+  set(623, 608, 2);
+  set(639, 624, 1);
+  set(561, 544, 0x800);       // SHARED_MEMORY_SIZE
+  set(641, 641, 1);           // CONSTANT_BUFFER_VALID(1)
+  set(959 + 64, 928 + 64, cbuf & 0xffffffff);
+  set(967 + 64, 960 + 64, cbuf >> 32);
+  set(991 + 64, 975 + 64, 0x100);
+  set(202, 202, 1);           // SEMAPHORE_RELEASE_ENABLE0
+  set(767, 736, sem & 0xffffffff);
+  set(775, 768, sem >> 32);
+  set(799, 799, 1);           // RELEASE0_STRUCTURE_SIZE_ONE_WORD
+  set(831, 800, 0x5151);      // RELEASE0_PAYLOAD
+  t.gpu.memory().write(qmd, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(words.data()), 256));
+  StreamBuilder s;
+  s.bind(1, ClassId::compute);
+  s.method(1, "SET_PROGRAM_REGION_A", high(data)).method(1, "SET_PROGRAM_REGION_B", low(data));
+  s.method(1, "SEND_PCAS_A", static_cast<uint32_t>(qmd >> 8));
+  s.method(1, "SEND_SIGNALING_PCAS_B", 2); // SCHEDULE
+  t.submit(s);
+  REQUIRE(t.run().idle);
+  REQUIRE(t.backend.events.size() == 1);
+  const auto& dispatch = std::get<DispatchSnapshot>(t.backend.events[0]);
+  CHECK(dispatch.program_address == data + 0x400);
+  CHECK(dispatch.grid == std::array<uint32_t, 3>{8, 4, 1});
+  CHECK(dispatch.block == std::array<uint32_t, 3>{64, 2, 1});
+  CHECK(dispatch.shared_memory_size == 0x800);
+  CHECK_FALSE(dispatch.constant_buffers[0].valid);
+  CHECK(dispatch.constant_buffers[1].valid);
+  CHECK(dispatch.constant_buffers[1].address == cbuf);
+  CHECK(dispatch.constant_buffers[1].size == 0x100);
+  CHECK(t.gpu.memory().read_u32(sem) == 0x5151);
+}

@@ -20,6 +20,12 @@ class StreamBuilder {
 public:
   /// SET_OBJECT: binds `subchannel` to `class_id`; later names on the subchannel resolve in that class.
   StreamBuilder& bind(uint32_t subchannel, ClassId class_id);
+  /// Records that `subchannel` is already bound to `class_id` on the channel (a stream that continues one
+  /// submitted earlier), without writing SET_OBJECT.
+  StreamBuilder& assume_bound(uint32_t subchannel, ClassId class_id) {
+    bound_.at(subchannel) = static_cast<uint32_t>(class_id);
+    return *this;
+  }
   /// Byte offset of `name` (element `index`) in the class bound to `subchannel`.
   uint32_t offset(uint32_t subchannel, std::string_view name, uint32_t index = 0) const;
 

@@ -70,7 +70,7 @@ private:
     case Op::read_state: value = fmt::format("ctx.read_state({} + {}u)", a, static_cast<uint32_t>(in.immediate())); break;
     default: return fmt::format("ctx.fail({}, \"invalid MME operation\");", i);
     }
-    std::string s = fmt::format("{{ const uint32_t v = {}; ", value);
+    std::string s = fmt::format("{{ [[maybe_unused]] const uint32_t v = {}; ", value);
     const uint32_t d = in.dst();
     switch (in.assign()) {
     case Assign::fetch: s += set(d, "ctx.fetch()"); break;

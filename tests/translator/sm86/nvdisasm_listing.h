@@ -1,0 +1,26 @@
+#pragma once
+// Reads `nvdisasm -hex` listings: each instruction's offset, its text and its 128-bit word, so tests can compare
+// kiln's disassembly with NVIDIA's.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "translator/sass/sm86/instruction.h"
+
+namespace kiln::sass::sm86::testing {
+
+struct ListedInstruction {
+  std::string function;    ///< the kernel the listing places it in ("" for raw-code listings)
+  uint64_t offset = 0;
+  std::string text;        ///< normalised (see normalise_text)
+  Word128 word;
+};
+
+/// Whitespace runs become one space; no space before ';'; the trailing ';' and surrounding spaces are dropped.
+std::string normalise_text(std::string_view text);
+
+/// Parses a listing; throws kiln::Error on lines it cannot read.
+std::vector<ListedInstruction> read_nvdisasm_listing(const std::filesystem::path& path);
+
+} // namespace kiln::sass::sm86::testing

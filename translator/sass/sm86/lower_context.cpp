@@ -1,0 +1,269 @@
+// The SM86 lowering's frame: guest registers as IR locals, operand reading, predication, and the kernel's
+// branches turned into a CFG for the structurizer.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "runtime/base/error.h"
+#include "translator/ir/passes.h"
+#include "translator/ir/structurize.h"
+#include "translator/sass/sm86/lower_context.h"
+
+namespace kiln::sass::sm86 {
+
+using ir::Op;
+using ir::Type;
+
+Lowerer::Lowerer(const Kernel& kernel, std::span<const Instruction> code, const std::string& file)
+    : kernel_(kernel), code_(code), file_(file), b_(function_) {
+  function_.kernel.name = kernel.name;
+  function_.kernel.shared_bytes = kernel.shared_memory_size;
+  function_.kernel.const_bank_bytes =
+      std::max<uint32_t>(static_cast<uint32_t>(kernel.constant0.size()), kernel.parameter_base + kernel.parameter_size);
+}
+
+void Lowerer::unsupported(const Instruction& instruction, const std::string& what) const {
+  throw Error(at_offset(file_, kernel_.code_file_offset + instruction.offset),
+              fmt::format("kernel {}: code offset {:#06x}: {} ({:#018x}{:016x}): {}", kernel_.name, instruction.offset,
+                          disassemble(instruction), instruction.word.high, instruction.word.low, what));
+}
+
+const Operand& Lowerer::operand(const Instruction& instruction, size_t index) const {
+  if (index >= instruction.operands.size()) unsupported(instruction, fmt::format("operand {} missing", index));
+  return instruction.operands[index];
+}
+
+uint32_t Lowerer::local(std::unordered_map<uint32_t, uint32_t>& map, uint32_t key, Type type) {
+  auto it = map.find(key);
+  if (it != map.end()) return it->second;
+  const uint32_t created = b_.add_local(type);
+  map.emplace(key, created);
+  return created;
+}
+
+ir::ValueId Lowerer::read_gpr(uint8_t index) {
+  if (index == kRZ) return u32(0);
+  return b_.load_local(local(gprs_, index, Type::U32));
+}
+void Lowerer::write_gpr(uint8_t index, ValueId value) {
+  if (index != kRZ) b_.store_local(local(gprs_, index, Type::U32), value);
+}
+ir::ValueId Lowerer::read_uniform(uint8_t index) {
+  if (index == kURZ) return u32(0);
+  return b_.load_local(local(uniforms_, index, Type::U32));
+}
+void Lowerer::write_uniform(uint8_t index, ValueId value) {
+  if (index != kURZ) b_.store_local(local(uniforms_, index, Type::U32), value);
+}
+
+void Lowerer::write_register(const Operand& destination, ValueId value) {
+  if (destination.kind == OperandKind::uniform_gpr) write_uniform(static_cast<uint8_t>(destination.index), value);
+  else write_gpr(static_cast<uint8_t>(destination.index), value);
+}
+
+ir::ValueId Lowerer::read_pair(const Operand& register_operand) {
+  const bool uniform = register_operand.kind == OperandKind::uniform_gpr;
+  const auto index = static_cast<uint8_t>(register_operand.index);
+  if (index == (uniform ? kURZ : kRZ)) return b_.u64(0);
+  const ValueId low = uniform ? read_uniform(index) : read_gpr(index);
+  const ValueId high = uniform ? read_uniform(static_cast<uint8_t>(index + 1)) : read_gpr(static_cast<uint8_t>(index + 1));
+  return b_.op(Op::Pack64, low, high);
+}
+
+void Lowerer::write_pair(const Operand& register_operand, ValueId value64) {
+  const bool uniform = register_operand.kind == OperandKind::uniform_gpr;
+  const auto index = static_cast<uint8_t>(register_operand.index);
+  if (index == (uniform ? kURZ : kRZ)) return;
+  const ValueId low = b_.convert(Op::Trunc, Type::U32, value64);
+  const ValueId high = b_.convert(Op::Trunc, Type::U32, b_.op(Op::LShr, value64, u32(32)));
+  if (uniform) {
+    write_uniform(index, low);
+    write_uniform(static_cast<uint8_t>(index + 1), high);
+  } else {
+    write_gpr(index, low);
+    write_gpr(static_cast<uint8_t>(index + 1), high);
+  }
+}
+
+ir::ValueId Lowerer::read_predicate(const Operand& predicate) {
+  ValueId value;
+  if (predicate.index == kPT) {
+    value = b_.boolean(true);
+  } else {
+    auto& map = predicate.kind == OperandKind::uniform_predicate ? uniform_predicates_ : predicates_;
+    value = b_.load_local(local(map, predicate.index, Type::Bool));
+  }
+  return predicate.invert ? b_.op(Op::LNot, value) : value;
+}
+
+void Lowerer::write_predicate(const Operand& predicate, ValueId value) {
+  if (predicate.index == kPT) return;
+  auto& map = predicate.kind == OperandKind::uniform_predicate ? uniform_predicates_ : predicates_;
+  b_.store_local(local(map, predicate.index, Type::Bool), value);
+}
+
+ir::ValueId Lowerer::guard_condition(const Instruction& instruction) {
+  Operand guard{.kind = OperandKind::predicate, .index = instruction.guard, .invert = instruction.guard_negated};
+  return read_predicate(guard);
+}
+
+ir::ValueId Lowerer::constant_address(const Operand& source, uint32_t extra_offset) {
+  ValueId address = u32(static_cast<uint32_t>(source.value) + extra_offset);
+  if (source.base != kRZ) address = b_.op(Op::IAdd, address, read_gpr(source.base));
+  return address;
+}
+
+ir::ValueId Lowerer::source_bits(const Operand& source) {
+  switch (source.kind) {
+  case OperandKind::gpr: return read_gpr(static_cast<uint8_t>(source.index));
+  case OperandKind::uniform_gpr: return read_uniform(static_cast<uint8_t>(source.index));
+  case OperandKind::immediate: return u32(static_cast<uint32_t>(source.value));
+  case OperandKind::constant_buffer:
+    if (source.uniform_bank || source.index != 0) {
+      throw Error(fmt::format("constant bank {} is not bank 0 (only the kernel's own bank 0 is translated)", source.index));
+    }
+    return b_.load(Op::LoadConst, ir::MemoryWidth::B32, constant_address(source, 0));
+  default: throw Error(fmt::format("operand kind {} is not a 32-bit source", static_cast<int>(source.kind)));
+  }
+}
+
+ir::ValueId Lowerer::source_u32(const Operand& source) {
+  const ValueId bits = source_bits(source);
+  return source.invert ? b_.op(Op::Not, bits) : bits;
+}
+
+ir::ValueId Lowerer::source_u64(const Operand& source) {
+  switch (source.kind) {
+  case OperandKind::gpr:
+  case OperandKind::uniform_gpr: return read_pair(source);
+  case OperandKind::immediate:
+    if (source.immediate_type == ImmediateType::float64_high) return b_.u64(static_cast<uint64_t>(source.value) << 32);
+    return b_.u64(static_cast<uint64_t>(source.value));
+  case OperandKind::constant_buffer:
+    if (source.uniform_bank || source.index != 0) throw Error("only constant bank 0 is translated");
+    return b_.load(Op::LoadConst, ir::MemoryWidth::B64, constant_address(source, 0));
+  default: throw Error("operand is not a 64-bit source");
+  }
+}
+
+ir::ValueId Lowerer::source_f32(const Operand& source) {
+  ValueId value = b_.convert(Op::Bitcast, Type::F32, source_bits(source));
+  if (source.absolute) value = b_.op(Op::FAbs, value);
+  if (source.negate) value = b_.op(Op::FNeg, value);
+  return value;
+}
+
+ir::ValueId Lowerer::source_f64(const Operand& source) {
+  ValueId value = b_.convert(Op::Bitcast, Type::F64, source_u64(source));
+  if (source.absolute) value = b_.op(Op::FAbs, value);
+  if (source.negate) value = b_.op(Op::FNeg, value);
+  return value;
+}
+
+ir::ValueId Lowerer::to_bits(ValueId float_value) {
+  const Type type = function_.insts[float_value].type;
+  return b_.convert(Op::Bitcast, type == Type::F64 ? Type::U64 : Type::U32, float_value);
+}
+
+void Lowerer::lower_instruction(const Instruction& instruction) {
+  b_.set_guest_address(instruction.offset);
+  switch (instruction.opcode) {
+  // Scheduling, convergence and reconvergence hints: structured control flow already reconverges.
+  case Opcode::NOP:
+  case Opcode::YIELD:
+  case Opcode::DEPBAR:
+  case Opcode::BSSY:
+  case Opcode::BSYNC:
+  case Opcode::WARPSYNC:
+  case Opcode::BRA:
+  case Opcode::EXIT: return;
+  default: break;
+  }
+  const auto body = [&] {
+    try {
+      if (lower_integer(instruction) || lower_float(instruction) || lower_memory(instruction)) return;
+    } catch (const Error& e) {
+      if (e.location().file.empty()) unsupported(instruction, e.message());
+      throw;
+    }
+    unsupported(instruction, "no lowering for this instruction");
+  };
+  if (instruction.is_predicated()) b_.if_then(guard_condition(instruction), body);
+  else body();
+}
+
+ir::Function Lowerer::run() {
+  // Basic blocks start at the entry, at branch targets and after branches and exits.
+  std::map<uint64_t, uint32_t> leaders{{0, 0}};
+  const uint64_t code_end = code_.empty() ? 0 : code_.back().offset + 16;
+  for (const Instruction& instruction : code_) {
+    if (instruction.opcode == Opcode::BRA) {
+      const Operand& target = operand(instruction, 0);
+      if (target.kind != OperandKind::branch_target || target.value < 0 || static_cast<uint64_t>(target.value) >= code_end ||
+          target.value % 16 != 0) {
+        unsupported(instruction, "branch target outside the kernel");
+      }
+      leaders.emplace(static_cast<uint64_t>(target.value), 0);
+    }
+    if (instruction.opcode == Opcode::CALL || instruction.opcode == Opcode::RET) {
+      unsupported(instruction, "subroutine calls are not translated yet");
+    }
+    if (instruction.opcode == Opcode::BRA || instruction.opcode == Opcode::EXIT) leaders.emplace(instruction.offset + 16, 0);
+  }
+  std::vector<uint64_t> starts;
+  for (auto& [offset, index] : leaders) {
+    if (offset >= code_end) continue;
+    index = static_cast<uint32_t>(starts.size());
+    starts.push_back(offset);
+  }
+  const auto exit_block = static_cast<uint32_t>(starts.size()); // shared target of predicated EXITs
+  std::vector<ir::CfgBlock> blocks(starts.size() + 1);
+  blocks[exit_block].exit = ir::CfgBlock::Exit::Return;
+  blocks[exit_block].guest_address = code_end;
+  for (uint32_t block = 0; block < starts.size(); ++block) {
+    const uint64_t end = block + 1 < starts.size() ? starts[block + 1] : code_end;
+    ir::Block code;
+    b_.set_block(&code);
+    ir::CfgBlock& out = blocks[block];
+    out.guest_address = starts[block];
+    const uint32_t next = block + 1 < starts.size() ? block + 1 : exit_block;
+    out.exit = ir::CfgBlock::Exit::Jump;
+    out.target = next;
+    for (size_t i = starts[block] / 16; i < end / 16; ++i) {
+      const Instruction& instruction = code_[i];
+      if (instruction.offset != i * 16) unsupported(instruction, "instructions are not contiguous");
+      lower_instruction(instruction);
+      const bool last = instruction.offset + 16 == end;
+      if (!last) continue;
+      if (instruction.opcode == Opcode::BRA || instruction.opcode == Opcode::EXIT) {
+        const uint32_t target = instruction.opcode == Opcode::BRA ? leaders.at(static_cast<uint64_t>(operand(instruction, 0).value)) : exit_block;
+        if (instruction.is_predicated()) {
+          out.exit = ir::CfgBlock::Exit::Branch;
+          out.condition = guard_condition(instruction);
+          out.target = target;
+          out.fallthrough = next;
+        } else if (instruction.opcode == Opcode::EXIT) {
+          out.exit = ir::CfgBlock::Exit::Return;
+        } else {
+          out.target = target;
+        }
+      }
+    }
+    out.body = std::move(code.nodes);
+  }
+  ir::structurize(function_, std::move(blocks), fmt::format("{}: kernel {}", file_, kernel_.name));
+  ir::run_passes(function_);
+  return std::move(function_);
+}
+
+ir::Function lower_kernel(const Kernel& kernel, std::span<const Instruction> code, const std::string& file) {
+  return Lowerer(kernel, code, file).run();
+}
+
+ir::Function translate_kernel(const Kernel& kernel, const std::string& file, Architecture architecture) {
+  const std::vector<Instruction> code = decode_all(kernel.code, kernel.location(file), architecture);
+  return lower_kernel(kernel, code, file);
+}
+
+} // namespace kiln::sass::sm86

@@ -1,0 +1,264 @@
+// Floating-point instructions. Directed rounding (.RZ/.RM/.RP), which Vulkan cannot select, is computed from
+// the round-to-nearest result and its exact error term; .FTZ flushes inputs and results in shader code.
+#include <bit>
+#include <numbers>
+
+#include "runtime/base/error.h"
+#include "translator/sass/sm86/lower_context.h"
+
+namespace kiln::sass::sm86 {
+
+using ir::Op;
+using ir::Type;
+
+ir::ValueId Lowerer::flush(ValueId value, bool ftz) { return ftz ? b_.op(Op::FFlushDenormal, value) : value; }
+
+ir::ValueId Lowerer::round_directed(ValueId rounded, ValueId error, Modifier mode) {
+  // One unit in the last place towards the exact value when rounding to nearest went the other way.
+  const Type type = function_.insts[rounded].type;
+  const Type int_type = type == Type::F64 ? Type::U64 : Type::U32;
+  const ValueId zero = type == Type::F64 ? b_.f64(0.0) : b_.f32(0.0f);
+  const ValueId bits = b_.convert(Op::Bitcast, int_type, rounded);
+  const ValueId one = b_.constant(int_type, 1);
+  const ValueId sign_bit = b_.constant(int_type, type == Type::F64 ? 0x8000000000000000ull : 0x80000000u);
+  const ValueId negative = b_.op(Op::INe, b_.op(Op::And, bits, sign_bit), b_.constant(int_type, 0));
+  const ValueId magnitude_zero = b_.op(Op::IEq, b_.op(Op::And, bits, b_.op(Op::Not, sign_bit)), b_.constant(int_type, 0));
+  // Stepping the magnitude away from zero is +1 on the bits; towards zero -1 (never from a zero).
+  const ValueId away = b_.op(Op::IAdd, bits, one);
+  const ValueId towards_zero = b_.op(Op::ISub, bits, one);
+  const ValueId up_from_zero = b_.constant(int_type, 1);        // smallest positive denormal
+  const ValueId down_from_zero = b_.op(Op::Or, sign_bit, one);  // smallest negative denormal
+  const ValueId exact_is_above = b_.op(Op::FOrdGt, error, zero);
+  const ValueId exact_is_below = b_.op(Op::FOrdLt, error, zero);
+  ValueId step_up = b_.select(negative, towards_zero, away);
+  step_up = b_.select(magnitude_zero, up_from_zero, step_up);
+  ValueId step_down = b_.select(negative, away, towards_zero);
+  step_down = b_.select(magnitude_zero, down_from_zero, step_down);
+  ValueId result = bits;
+  if (mode == Modifier::RP) result = b_.select(exact_is_above, step_up, bits);
+  else if (mode == Modifier::RM) result = b_.select(exact_is_below, step_down, bits);
+  else if (mode == Modifier::RZ) {
+    const ValueId towards = b_.select(negative, exact_is_above, exact_is_below);
+    result = b_.select(b_.op(Op::LAnd, towards, b_.op(Op::LNot, magnitude_zero)), towards_zero, bits);
+  }
+  return b_.convert(Op::Bitcast, type, result);
+}
+
+void Lowerer::lower_float_arith(const Instruction& instruction, bool is_double) {
+  const bool ftz = instruction.has(Modifier::FTZ);
+  const auto source = [&](size_t index) { return is_double ? source_f64(operand(instruction, index)) : flush(source_f32(operand(instruction, index)), ftz); };
+  for (Modifier scale : {Modifier::D2, Modifier::D4, Modifier::D8, Modifier::M2, Modifier::M4, Modifier::M8}) {
+    if (instruction.has(scale)) throw Error("FMUL with a result scale is not translated yet");
+  }
+  const ValueId a = source(1), bv = source(2);
+  ValueId result;
+  ValueId error = ir::no_value;
+  const bool directed = instruction.has(Modifier::RZ) || instruction.has(Modifier::RM) || instruction.has(Modifier::RP);
+  switch (instruction.opcode) {
+  case Opcode::FADD:
+  case Opcode::DADD: {
+    result = b_.op(Op::FAdd, a, bv);
+    if (directed) { // TwoSum: the exact error of the rounded sum
+      const ValueId b_virtual = b_.op(Op::FSub, result, a);
+      const ValueId a_virtual = b_.op(Op::FSub, result, b_virtual);
+      error = b_.op(Op::FAdd, b_.op(Op::FSub, a, a_virtual), b_.op(Op::FSub, bv, b_virtual));
+    }
+    break;
+  }
+  case Opcode::FMUL:
+  case Opcode::DMUL:
+    result = b_.op(Op::FMul, a, bv);
+    if (directed) error = b_.op(Op::FFma, a, bv, b_.op(Op::FNeg, result)); // exact product error
+    break;
+  default:
+    if (directed) throw Error("FFMA/DFMA with directed rounding is not translated yet");
+    result = b_.op(Op::FFma, a, bv, source(3));
+    break;
+  }
+  if (directed) {
+    const Modifier mode = instruction.has(Modifier::RZ) ? Modifier::RZ : instruction.has(Modifier::RM) ? Modifier::RM : Modifier::RP;
+    result = round_directed(result, error, mode);
+  }
+  if (instruction.has(Modifier::SAT)) result = b_.op(Op::FSaturate, result);
+  result = flush(result, ftz);
+  if (is_double) write_pair(operand(instruction, 0), to_bits(result));
+  else write_register(operand(instruction, 0), to_bits(result));
+}
+
+ir::ValueId Lowerer::float_compare(const Instruction& instruction, ValueId a, ValueId bv) {
+  static constexpr std::pair<Modifier, Op> comparisons[] = {
+      {Modifier::LT, Op::FOrdLt},    {Modifier::EQ, Op::FOrdEq},    {Modifier::LE, Op::FOrdLe},    {Modifier::GT, Op::FOrdGt},
+      {Modifier::NE, Op::FOrdNe},    {Modifier::GE, Op::FOrdGe},    {Modifier::LTU, Op::FUnordLt}, {Modifier::EQU, Op::FUnordEq},
+      {Modifier::LEU, Op::FUnordLe}, {Modifier::GTU, Op::FUnordGt}, {Modifier::NEU, Op::FUnordNe}, {Modifier::GEU, Op::FUnordGe}};
+  for (const auto& [modifier, op] : comparisons) {
+    if (instruction.has(modifier)) return b_.op(op, a, bv);
+  }
+  const ValueId either_nan = b_.op(Op::LOr, b_.op(Op::FIsNan, a), b_.op(Op::FIsNan, bv));
+  if (instruction.has(Modifier::NAN_)) return either_nan;
+  if (instruction.has(Modifier::NUM)) return b_.op(Op::LNot, either_nan);
+  if (instruction.has(Modifier::T)) return b_.boolean(true);
+  if (instruction.has(Modifier::F)) return b_.boolean(false);
+  throw Error("float compare without a comparison");
+}
+
+void Lowerer::lower_setp(const Instruction& instruction, bool is_double) {
+  const bool ftz = instruction.has(Modifier::FTZ);
+  const auto source = [&](size_t index) { return is_double ? source_f64(operand(instruction, index)) : flush(source_f32(operand(instruction, index)), ftz); };
+  const ValueId result = float_compare(instruction, source(2), source(3));
+  const ValueId other = read_predicate(operand(instruction, 4));
+  write_predicate(operand(instruction, 0), combine_predicate(instruction, result, other));
+  write_predicate(operand(instruction, 1), combine_predicate(instruction, b_.op(Op::LNot, result), other));
+}
+
+void Lowerer::lower_mufu(const Instruction& instruction) {
+  const Operand& source = operand(instruction, 1);
+  if (instruction.has(Modifier::RCP64H) || instruction.has(Modifier::RSQ64H)) {
+    // The high word of the reciprocal (square root) of the double whose high word is the source: a seed for
+    // Newton iterations, which here starts out more accurate than the hardware's.
+    ValueId value = b_.convert(Op::Bitcast, Type::F64, b_.op(Op::Pack64, u32(0), source_u32(source)));
+    if (source.absolute) value = b_.op(Op::FAbs, value);
+    if (source.negate) value = b_.op(Op::FNeg, value);
+    const ValueId result = b_.op(instruction.has(Modifier::RCP64H) ? Op::FRcp : Op::FRsq, value);
+    write_register(operand(instruction, 0), b_.convert(Op::Trunc, Type::U32, b_.op(Op::LShr, to_bits(result), u32(32))));
+    return;
+  }
+  const ValueId x = source_f32(source);
+  ValueId result;
+  if (instruction.has(Modifier::RCP)) result = b_.op(Op::FRcp, x);
+  else if (instruction.has(Modifier::RSQ)) result = b_.op(Op::FRsq, x);
+  else if (instruction.has(Modifier::SQRT)) result = b_.op(Op::FSqrt, x);
+  else if (instruction.has(Modifier::EX2)) result = b_.op(Op::FExp2, x);
+  else if (instruction.has(Modifier::LG2)) result = b_.op(Op::FLog2, x);
+  else if (instruction.has(Modifier::SIN) || instruction.has(Modifier::COS)) {
+    // Since Volta the argument comes pre-divided by 2*pi (ptxas multiplies by 1/(2*pi) first).
+    const ValueId radians = b_.op(Op::FMul, x, b_.f32(static_cast<float>(2.0 * std::numbers::pi)));
+    result = b_.op(instruction.has(Modifier::SIN) ? Op::FSin : Op::FCos, radians);
+  } else {
+    throw Error("MUFU function not translated yet");
+  }
+  write_register(operand(instruction, 0), to_bits(result));
+}
+
+void Lowerer::lower_frnd(const Instruction& instruction) {
+  const bool is_double = instruction.has(Modifier::F64);
+  const Operand& source = operand(instruction, 1);
+  const ValueId x = is_double ? source_f64(source) : flush(source_f32(source), instruction.has(Modifier::FTZ));
+  Op op = Op::FRoundEven;
+  if (instruction.has(Modifier::FLOOR)) op = Op::FFloor;
+  else if (instruction.has(Modifier::CEIL)) op = Op::FCeil;
+  else if (instruction.has(Modifier::TRUNC)) op = Op::FTrunc;
+  const ValueId result = b_.op(op, x);
+  if (is_double) write_pair(operand(instruction, 0), to_bits(result));
+  else write_register(operand(instruction, 0), to_bits(result));
+}
+
+void Lowerer::lower_f2i(const Instruction& instruction) {
+  const bool from_double = instruction.has(Modifier::F64) || operand(instruction, 1).suffix == "64";
+  if (instruction.has(Modifier::F16)) throw Error("F2I from half precision is not translated yet");
+  const Operand& source = operand(instruction, 1);
+  const ValueId x = from_double ? source_f64(source) : flush(source_f32(source), instruction.has(Modifier::FTZ));
+  Op rounding = Op::FRoundEven;
+  if (instruction.has(Modifier::FLOOR)) rounding = Op::FFloor;
+  else if (instruction.has(Modifier::CEIL)) rounding = Op::FCeil;
+  else if (instruction.has(Modifier::TRUNC)) rounding = Op::FTrunc;
+  const ValueId rounded = b_.op(rounding, x);
+  const bool is_unsigned = instruction.has(Modifier::U8) || instruction.has(Modifier::U16) || instruction.has(Modifier::U32) ||
+                           instruction.has(Modifier::U64);
+  if (instruction.has(Modifier::S64) || instruction.has(Modifier::U64)) {
+    write_pair(operand(instruction, 0), b_.convert(is_unsigned ? Op::FToU : Op::FToS, Type::U64, rounded));
+    return;
+  }
+  ValueId result = b_.convert(is_unsigned ? Op::FToU : Op::FToS, Type::U32, rounded);
+  // Narrow destinations saturate to their own range.
+  if (instruction.has(Modifier::U8)) result = b_.op(Op::UMin, result, u32(0xff));
+  if (instruction.has(Modifier::U16)) result = b_.op(Op::UMin, result, u32(0xffff));
+  if (instruction.has(Modifier::S8)) result = b_.op(Op::SMax, b_.op(Op::SMin, result, u32(127)), u32(static_cast<uint32_t>(-128)));
+  if (instruction.has(Modifier::S16)) result = b_.op(Op::SMax, b_.op(Op::SMin, result, u32(32767)), u32(static_cast<uint32_t>(-32768)));
+  write_register(operand(instruction, 0), result);
+}
+
+void Lowerer::lower_i2f(const Instruction& instruction) {
+  if (instruction.has(Modifier::F16)) throw Error("I2F to half precision is not translated yet");
+  const bool to_double = instruction.has(Modifier::F64);
+  const bool wide = instruction.has(Modifier::S64) || instruction.has(Modifier::U64);
+  const bool is_unsigned = instruction.has(Modifier::U8) || instruction.has(Modifier::U16) || instruction.has(Modifier::U32) || instruction.has(Modifier::U64);
+  const Operand& source = operand(instruction, 1);
+  ValueId value = wide ? source_u64(source) : source_u32(source);
+  if (instruction.has(Modifier::U8)) value = b_.op(Op::And, value, u32(0xff));
+  if (instruction.has(Modifier::U16)) value = b_.op(Op::And, value, u32(0xffff));
+  if (instruction.has(Modifier::S8)) value = b_.op(Op::AShr, b_.op(Op::Shl, value, u32(24)), u32(24));
+  if (instruction.has(Modifier::S16)) value = b_.op(Op::AShr, b_.op(Op::Shl, value, u32(16)), u32(16));
+  const bool exact = to_double && !wide; // every 32-bit integer is a double
+  if (!exact && (instruction.has(Modifier::RZ) || instruction.has(Modifier::RM) || instruction.has(Modifier::RP))) {
+    throw Error("I2F with directed rounding is not translated yet");
+  }
+  const ValueId result = b_.convert(is_unsigned ? Op::UToF : Op::SToF, to_double ? Type::F64 : Type::F32, value);
+  if (to_double) write_pair(operand(instruction, 0), to_bits(result));
+  else write_register(operand(instruction, 0), to_bits(result));
+}
+
+void Lowerer::lower_f2f(const Instruction& instruction) {
+  // Modifiers: destination type first, then source type (F2F.F32.F64, F2F.F64.F32).
+  std::vector<Modifier> types;
+  for (Modifier m : instruction.modifiers) {
+    if (m == Modifier::F16 || m == Modifier::F32 || m == Modifier::F64) types.push_back(m);
+  }
+  if (types.size() != 2 || types[0] == Modifier::F16 || types[1] == Modifier::F16) throw Error("F2F between these types is not translated yet");
+  const Operand& source = operand(instruction, 1);
+  if (types[0] == Modifier::F32 && types[1] == Modifier::F64) {
+    if (instruction.has(Modifier::RZ) || instruction.has(Modifier::RM) || instruction.has(Modifier::RP)) {
+      throw Error("F2F.F32.F64 with directed rounding is not translated yet");
+    }
+    const ValueId result = flush(b_.convert(Op::FConvert, Type::F32, source_f64(source)), instruction.has(Modifier::FTZ));
+    write_register(operand(instruction, 0), to_bits(result));
+  } else if (types[0] == Modifier::F64 && types[1] == Modifier::F32) {
+    write_pair(operand(instruction, 0), to_bits(b_.convert(Op::FConvert, Type::F64, flush(source_f32(source), instruction.has(Modifier::FTZ)))));
+  } else {
+    throw Error("F2F between equal types is not translated yet");
+  }
+}
+
+void Lowerer::lower_fchk(const Instruction& instruction) {
+  // FCHK.DIVIDE sets its predicate when a / b needs the slow, exact path. Taking that path more often than
+  // the hardware is still correct, so this flags everything outside a safe range of exponents.
+  const ValueId a = source_u32(operand(instruction, 1));
+  const ValueId bv = source_u32(operand(instruction, 2));
+  const auto exponent = [&](ValueId bits) { return b_.op(Op::And, b_.op(Op::LShr, bits, u32(23)), u32(0xff)); };
+  const ValueId ea = exponent(a), eb = exponent(bv);
+  const ValueId a_zero = b_.op(Op::IEq, b_.op(Op::And, a, u32(0x7fffffff)), u32(0));
+  const ValueId b_safe = b_.op(Op::LAnd, b_.op(Op::UGe, eb, u32(3)), b_.op(Op::ULe, eb, u32(251)));
+  const ValueId a_normal = b_.op(Op::LAnd, b_.op(Op::UGe, ea, u32(1)), b_.op(Op::ULe, ea, u32(254)));
+  const ValueId difference = b_.op(Op::ISub, b_.op(Op::IAdd, ea, u32(124)), eb); // in [0, 248] when |ea - eb| <= 124
+  const ValueId quotient_safe = b_.op(Op::LAnd, a_normal, b_.op(Op::ULe, difference, u32(248)));
+  const ValueId safe = b_.op(Op::LAnd, b_safe, b_.op(Op::LOr, a_zero, quotient_safe));
+  write_predicate(operand(instruction, 0), b_.op(Op::LNot, safe));
+}
+
+bool Lowerer::lower_float(const Instruction& instruction) {
+  switch (instruction.opcode) {
+  case Opcode::FADD:
+  case Opcode::FMUL:
+  case Opcode::FFMA: lower_float_arith(instruction, false); return true;
+  case Opcode::DADD:
+  case Opcode::DMUL:
+  case Opcode::DFMA: lower_float_arith(instruction, true); return true;
+  case Opcode::FSETP: lower_setp(instruction, false); return true;
+  case Opcode::DSETP: lower_setp(instruction, true); return true;
+  case Opcode::FMNMX: {
+    const bool ftz = instruction.has(Modifier::FTZ);
+    const ValueId a = flush(source_f32(operand(instruction, 1)), ftz), bv = flush(source_f32(operand(instruction, 2)), ftz);
+    const ValueId result = b_.select(read_predicate(operand(instruction, 3)), b_.op(Op::FMin, a, bv), b_.op(Op::FMax, a, bv));
+    write_register(operand(instruction, 0), to_bits(result));
+    return true;
+  }
+  case Opcode::MUFU: lower_mufu(instruction); return true;
+  case Opcode::FRND: lower_frnd(instruction); return true;
+  case Opcode::F2I: lower_f2i(instruction); return true;
+  case Opcode::I2F: lower_i2f(instruction); return true;
+  case Opcode::F2F: lower_f2f(instruction); return true;
+  case Opcode::FCHK: lower_fchk(instruction); return true;
+  default: return false;
+  }
+}
+
+} // namespace kiln::sass::sm86

@@ -70,8 +70,8 @@ const uint8_t* AddressSpace::host_pointer(uint64_t gpu_address, uint64_t size) c
   return it->second.host + offset;
 }
 
-void AddressSpace::note_access(uint64_t gpu_address, uint64_t size) const {
-  if (!first_touch_ || size == 0) return;
+void AddressSpace::note_access(uint64_t gpu_address, uint64_t size, bool force) const {
+  if (!first_touch_ || size == 0 || (!tracking_ && !force)) return;
   const uint64_t first = gpu_address / page_size;
   const uint64_t last = (gpu_address + size - 1) / page_size;
   for (uint64_t page = first; page <= last; ++page) {

@@ -48,7 +48,10 @@ public:
   std::vector<std::pair<uint64_t, uint64_t>> mappings() const;
 
   void set_first_touch_callback(FirstTouchCallback callback);
-  void note_access(uint64_t gpu_address, uint64_t size) const;
+  /// Only accesses while tracking is on count as touches (the GPU sets it while it processes, so the CPU's own
+  /// set-up writes are part of the memory the GPU finds). `force` counts an access regardless.
+  void set_tracking(bool on) { tracking_ = on; }
+  void note_access(uint64_t gpu_address, uint64_t size, bool force = false) const;
 
 private:
   struct Mapping {
@@ -61,6 +64,7 @@ private:
   std::map<uint64_t, Mapping> mappings_;
   std::map<uint64_t, GuestBytes> owned_;
   FirstTouchCallback first_touch_;
+  bool tracking_ = false;
   mutable std::unordered_set<uint64_t> touched_;
 };
 

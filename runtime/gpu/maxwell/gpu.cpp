@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "runtime/base/error.h"
 #include "runtime/base/log.h"
+#include "runtime/gpu/maxwell/capture.h"
 #include "runtime/gpu/maxwell/channel.h"
 #include "runtime/gpu/maxwell/classes.h"
 #include "runtime/gpu/maxwell/mme/macro_registry.h"
@@ -18,9 +21,23 @@ std::string Diagnostic::describe() const {
 
 Gpu::Gpu(Backend* backend)
     : backend_(backend ? backend : &default_backend_), syncpoints_(syncpoint_count, 0),
-      macros_(&MacroRegistry::global()) {}
+      macros_(&MacroRegistry::global()) {
+  // A title captures its GPU work with KILN_GPU_CAPTURE=FILE: everything this GPU processes until it is destroyed.
+  if (const char* path = std::getenv("KILN_GPU_CAPTURE"); path != nullptr && *path != 0) {
+    environment_capture_ = std::make_unique<CaptureRecorder>(*this);
+    environment_capture_path_ = path;
+  }
+}
 
-Gpu::~Gpu() = default;
+Gpu::~Gpu() {
+  if (!environment_capture_) return;
+  try {
+    environment_capture_->finish().save(environment_capture_path_);
+    log::info("gpu: capture written to {}", environment_capture_path_);
+  } catch (const Error& error) {
+    log::error("gpu: capture not written: {}", format_error(error.location(), error.message()));
+  }
+}
 
 uint32_t Gpu::create_channel() {
   const auto id = static_cast<uint32_t>(channels_.size());
@@ -35,6 +52,7 @@ Channel& Gpu::channel(uint32_t id) {
 
 void Gpu::submit(uint32_t channel_id, std::span<const GpfifoEntry> entries) {
   Channel& target = channel(channel_id);
+  if (submit_observer_) submit_observer_(channel_id, entries);
   for (const GpfifoEntry& entry : entries) target.enqueue(entry);
 }
 
@@ -68,6 +86,8 @@ size_t Gpu::error_count() const {
 }
 
 RunResult Gpu::run(const RunOptions& options) {
+  memory_.set_tracking(true);
+  struct TrackingGuard { AddressSpace& memory; ~TrackingGuard() { memory.set_tracking(false); } } guard{memory_};
   auto deadline = std::chrono::steady_clock::now() + options.wait_timeout;
   for (;;) {
     uint64_t signals_before;
@@ -94,6 +114,7 @@ RunResult Gpu::run(const RunOptions& options) {
     std::unique_lock lock(signal_mutex_);
     const bool signalled = signal_cv_.wait_until(lock, deadline, [&] { return signal_count_ != signals_before; });
     if (signalled) continue;
+    if (!options.diagnose_blocked) return RunResult{false, true};
     for (auto& channel : channels_) {
       if (channel->state() != Channel::State::blocked || !channel->waiting_for()) continue;
       const AcquireNotMet& wait = *channel->waiting_for();

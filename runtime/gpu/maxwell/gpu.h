@@ -19,6 +19,7 @@
 
 namespace kiln::maxwell {
 
+class CaptureRecorder;
 class Channel;
 class MacroRegistry;
 
@@ -50,6 +51,8 @@ struct RunOptions {
   /// How long all channels may sit blocked on acquires before the processor gives up with a diagnostic
   /// (other threads may release meanwhile and call Gpu::signal()).
   std::chrono::milliseconds wait_timeout{2000};
+  /// Whether channels still blocked at the timeout are reported (a replay between two submissions expects them).
+  bool diagnose_blocked = true;
 };
 
 struct RunResult {
@@ -93,6 +96,10 @@ public:
   size_t error_count() const;
 
   void set_trace(std::function<void(const MethodTrace&)> trace) { trace_ = std::move(trace); }
+  /// Called for every submission (capture records them).
+  void set_submit_observer(std::function<void(uint32_t, std::span<const GpfifoEntry>)> observer) {
+    submit_observer_ = std::move(observer);
+  }
   bool tracing() const { return static_cast<bool>(trace_); }
   void trace(const MethodTrace& method) const { if (trace_) trace_(method); }
 
@@ -112,6 +119,9 @@ private:
   uint64_t draw_count_ = 0;
   std::vector<Diagnostic> diagnostics_;
   std::function<void(const MethodTrace&)> trace_;
+  std::function<void(uint32_t, std::span<const GpfifoEntry>)> submit_observer_;
+  std::unique_ptr<CaptureRecorder> environment_capture_; // KILN_GPU_CAPTURE
+  std::string environment_capture_path_;
   const MacroRegistry* macros_;
   std::mutex signal_mutex_;
   std::condition_variable signal_cv_;

@@ -1,0 +1,104 @@
+// Capture and replay: a recorded frame replays to the same draws and memory, twice over; damaged files are
+// reported with their offset.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "runtime/base/error.h"
+#include "runtime/base/file_writer.h"
+#include "runtime/gpu/maxwell/capture.h"
+#include "runtime/gpu/maxwell/replay.h"
+#include "runtime/gpu/maxwell/synthetic_frame.h"
+#include "tests/gpu/maxwell/maxwell_test_support.h"
+
+using namespace kiln::maxwell;
+using namespace kiln::maxwell::test;
+
+namespace {
+std::filesystem::path temp_file(const char* name) {
+  return std::filesystem::temp_directory_path() / (std::string("kiln_maxwell_") + name);
+}
+
+Capture record_frame(size_t& draws) {
+  RecordingBackend backend;
+  Gpu gpu(&backend);
+  CaptureRecorder recorder(gpu);
+  submit_synthetic_frame(gpu, SyntheticFrameOptions{40});
+  REQUIRE(gpu.run().idle);
+  REQUIRE(gpu.diagnostics().empty());
+  draws = backend.draws;
+  // A CPU write between submissions, and a second submission that reads it through a copy.
+  // The constant buffer page was read by the GPU before, so the capture holds its old content.
+  gpu.memory().write_u32(0x204010ff0, 0xfeedface);
+  recorder.note_cpu_write(0x204010ff0, 4);
+  StreamBuilder s;
+  s.assume_bound(4, ClassId::copy);
+  const uint32_t copy[] = {2, 0x4010ff0, 2, 0x4060000, 0, 0, 4, 1};
+  s.incrementing(4, "OFFSET_IN_UPPER", copy);
+  s.method(4, "LAUNCH_DMA", 1u | (1u << 7) | (1u << 8));
+  gpu.submit(0, s.place(gpu.memory(), 0x203000000));
+  REQUIRE(gpu.run().idle);
+  return recorder.finish();
+}
+} // namespace
+
+TEST_CASE("a captured frame replays to the same draws and memory, and twice to identical state", "[maxwell][capture]") {
+  size_t draws = 0;
+  const Capture capture = record_frame(draws);
+  CHECK(draws == 80); // 40 direct draws and 40 through the macro
+  const auto path = temp_file("frame.kgc");
+  capture.save(path);
+  const Capture loaded = Capture::load(path);
+  CHECK(loaded.pages == capture.pages);
+  CHECK(loaded.events.size() == 2 + 1);
+
+  const ReplayResult first = replay(loaded);
+  const ReplayResult second = replay(loaded);
+  CHECK(first.error_count() == 0);
+  size_t replayed_draws = 0;
+  for (const auto& event : first.events) replayed_draws += std::holds_alternative<std::shared_ptr<const DrawSnapshot>>(event);
+  CHECK(replayed_draws == draws);
+  CHECK(first.memory_digest == second.memory_digest);
+  REQUIRE(first.events.size() == second.events.size());
+  for (size_t i = 0; i < first.events.size(); ++i) {
+    if (const auto* a = std::get_if<std::shared_ptr<const DrawSnapshot>>(&first.events[i])) {
+      REQUIRE(**a == *std::get<std::shared_ptr<const DrawSnapshot>>(second.events[i]));
+    }
+  }
+  CHECK(first.uploaded_macros.size() == 1);
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("the replay applies CPU writes between submissions", "[maxwell][capture]") {
+  size_t draws = 0;
+  const Capture capture = record_frame(draws);
+  Gpu initial;
+  map_capture_memory(initial, capture);
+  CHECK(initial.memory().read_u32(0x204010ff0) == 0); // the page as the frame found it
+  uint32_t copied = 0;
+  ReplayOptions options;
+  options.after = [&](const Gpu& gpu) { copied = gpu.memory().read_u32(0x204060000); };
+  const ReplayResult result = replay(capture, options);
+  CHECK(result.error_count() == 0);
+  CHECK(copied == 0xfeedface); // the CPU write event reached memory before the copy read it
+}
+
+TEST_CASE("damaged capture files are reported with file and offset", "[maxwell][capture]") {
+  const auto path = temp_file("damaged.kgc");
+  kiln::write_file_if_changed(path, std::string("KILNGPU2........"));
+  try {
+    Capture::load(path);
+    FAIL("no error");
+  } catch (const kiln::Error& error) {
+    CHECK(error.location().file == path.string());
+    CHECK(error.location().offset == 0u);
+  }
+  size_t draws = 0;
+  record_frame(draws).save(path);
+  auto bytes = kiln::read_file(path);
+  bytes.resize(bytes.size() - 7);
+  std::filesystem::remove(path);
+  kiln::write_file_if_changed(path, bytes);
+  CHECK_THROWS_AS(Capture::load(path), kiln::Error);
+  std::filesystem::remove(path);
+}

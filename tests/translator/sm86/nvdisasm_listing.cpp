@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <map>
 #include <regex>
 
 #include "runtime/base/error.h"
@@ -22,6 +23,8 @@ std::string normalise_text(std::string_view text) {
     out += c;
   }
   while (!out.empty() && (out.back() == ';' || out.back() == ' ')) out.pop_back();
+  // nvdisasm writes some operands with a space before the comma ("+INF , PT")
+  for (size_t at; (at = out.find(" ,")) != std::string::npos;) out.erase(at, 1);
   return out;
 }
 
@@ -32,6 +35,9 @@ std::vector<ListedInstruction> read_nvdisasm_listing(const std::filesystem::path
   static const std::regex instruction(R"(^\s*/\*([0-9a-f]+)\*/\s*(.*?)\s*/\*\s*0x([0-9a-f]{16})\s*\*/\s*$)");
   static const std::regex high_word(R"(^\s*/\*\s*0x([0-9a-f]{16})\s*\*/\s*$)");
   static const std::regex function(R"(^\s*\.text\.([A-Za-z_0-9$.]+):\s*$)");
+  static const std::regex label(R"(^\s*(\.L_x_[0-9]+):\s*$)");
+  std::map<std::string, uint64_t> label_offsets;
+  std::vector<std::string> pending_labels;
   std::vector<ListedInstruction> listed;
   std::string current_function;
   std::string line;
@@ -52,10 +58,24 @@ std::vector<ListedInstruction> read_nvdisasm_listing(const std::filesystem::path
       entry.offset = std::stoull(match[1].str(), nullptr, 16);
       entry.text = normalise_text(match[2].str());
       entry.word.low = std::stoull(match[3].str(), nullptr, 16);
+      for (const auto& name : pending_labels) label_offsets[name] = entry.offset;
+      pending_labels.clear();
       listed.push_back(std::move(entry));
       want_high = true;
+    } else if (std::regex_match(line, match, label)) {
+      pending_labels.push_back(match[1].str());
     } else if (std::regex_match(line, match, function)) {
       current_function = match[1].str();
+    }
+  }
+  // Branch targets in cubin listings are labels ("BRA `(.L_x_3)"); kiln prints offsets, so name them by offset.
+  static const std::regex label_reference(R"(`\((\.L_x_[0-9]+)\))");
+  for (auto& entry : listed) {
+    std::smatch match;
+    while (std::regex_search(entry.text, match, label_reference)) {
+      auto it = label_offsets.find(match[1].str());
+      if (it == label_offsets.end()) throw Error(in_file(path.string()), "branch to undefined label " + match[1].str());
+      entry.text.replace(static_cast<size_t>(match.position(0)), static_cast<size_t>(match.length(0)), fmt::format("0x{:x}", it->second));
     }
   }
   return listed;

@@ -20,7 +20,8 @@ struct ListedInstruction {
 /// Whitespace runs become one space; no space before ';'; the trailing ';' and surrounding spaces are dropped.
 std::string normalise_text(std::string_view text);
 
-/// Parses a listing; throws kiln::Error on lines it cannot read.
+/// Parses a listing; throws kiln::Error on lines it cannot read. Label references ("`(.L_x_3)") are replaced by
+/// the hex offset of the instruction the label names, which is how kiln prints branch targets.
 std::vector<ListedInstruction> read_nvdisasm_listing(const std::filesystem::path& path);
 
 } // namespace kiln::sass::sm86::testing

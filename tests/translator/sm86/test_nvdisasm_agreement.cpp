@@ -4,10 +4,12 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <cstdlib>
 #include <map>
 
 #include "runtime/base/error.h"
 #include "tests/translator/sm86/nvdisasm_listing.h"
+#include "translator/sass/sm86/cubin.h"
 #include "translator/sass/sm86/instruction.h"
 
 namespace sm86 = kiln::sass::sm86;
@@ -16,6 +18,7 @@ namespace fs = std::filesystem;
 namespace {
 
 struct Agreement {
+  size_t examples_per_opcode = std::getenv("KILN_SM86_EXAMPLES") ? std::stoul(std::getenv("KILN_SM86_EXAMPLES")) : 3;
   size_t total = 0;
   size_t decoded = 0;
   size_t agreeing = 0;
@@ -40,7 +43,7 @@ struct Agreement {
       ++agreeing;
       return;
     }
-    if (failures_by_mnemonic[opcode]++ < 3) {
+    if (failures_by_mnemonic[opcode]++ < examples_per_opcode) {
       examples.push_back(fmt::format("{}:{:04x} 0x{:016x}{:016x}\n    nvdisasm: {}\n    kiln:     {}", fs::path(file).filename().string(),
                                      listed.offset, listed.word.high, listed.word.low, listed.text, ours));
     }
@@ -79,4 +82,44 @@ TEST_CASE("sm86 decoder agrees with nvdisasm on NVIDIA's Turing headsurface prog
   CHECK(agreement.decoded == agreement.total);
   CHECK(agreement.round_trips == agreement.decoded);
   CHECK(agreement.agreeing == agreement.total);
+}
+
+TEST_CASE("sm86 decoder agrees with nvdisasm on every instruction of the CUDA corpus cubins", "[sm86][nvdisasm]") {
+  for (const char* architecture : {"sm86", "sm75"}) {
+    const fs::path folder = fs::path(KILN_SOURCE_DIR) / "tests" / "translator" / "fixtures" / architecture;
+    Agreement agreement;
+    size_t cubins = 0, kernels = 0;
+    for (const auto& entry : fs::directory_iterator(folder)) {
+      if (entry.path().extension() != ".cubin") continue;
+      ++cubins;
+      const fs::path listing_path = fs::path(entry.path()).replace_extension(".sass");
+      REQUIRE(fs::exists(listing_path));
+      const auto cubin = sm86::load_cubin(entry.path());
+      const auto listing = sm86::testing::read_nvdisasm_listing(listing_path);
+      for (const auto& kernel : cubin.kernels) {
+        ++kernels;
+        size_t listed_in_kernel = 0;
+        for (const auto& listed : listing) {
+          if (listed.function != kernel.name) continue;
+          ++listed_in_kernel;
+          // The listing and kiln's cubin parser must see the same word at the same offset.
+          REQUIRE(listed.offset + 16 <= kernel.code.size());
+          const auto word = sm86::Word128::from_bytes(std::span(kernel.code).subspan(listed.offset).first<16>());
+          REQUIRE(word == listed.word);
+          agreement.check(listed, entry.path().string(), cubin.architecture);
+        }
+        CHECK(listed_in_kernel * 16 == kernel.code.size());
+      }
+    }
+    INFO(architecture << ": " << agreement.report());
+    WARN(fmt::format("{}: {} cubins, {} kernels, {} instructions, {} decoded, {} agree with nvdisasm", architecture, cubins,
+                     kernels, agreement.total, agreement.decoded, agreement.agreeing));
+    CHECK(kernels >= 40);
+    CHECK(agreement.round_trips == agreement.decoded);
+    // Not yet every instruction: CALL/RET name their targets by symbol, ATOMS.POPC.INC and HADD2's immediate form
+    // are missing, and SM75's global memory forms (LDG/STG/RED/ATOMG without descriptors) are not in the table.
+    // The floor is what kiln measured; raise it as the table grows (docs/translator-sm86.md lists the gaps).
+    const size_t floor = std::string(architecture) == "sm86" ? 3920 : 3110;
+    CHECK(agreement.agreeing >= floor);
+  }
 }

@@ -24,7 +24,7 @@ bool name_valid(const std::vector<std::string>& names, uint64_t value) {
 // Reads one operand; false when the bits are not a valid value for it (the form then does not match).
 bool read_operand(const Word128& word, const OperandSpec& spec, uint64_t offset, const Control& control, Operand& out) {
   const uint64_t value = read(word, spec.field) | (read(word, spec.field_high) << spec.field.width);
-  out.omitted = spec.optional && value == spec.default_value && !bit_set(word, spec.invert_bit);
+  out.omitted = spec.hidden || (spec.optional && value == spec.default_value && !bit_set(word, spec.invert_bit));
   out.negate = bit_set(word, spec.negate_bit);
   out.absolute = bit_set(word, spec.absolute_bit);
   out.invert = bit_set(word, spec.invert_bit);
@@ -85,6 +85,7 @@ bool read_operand(const Word128& word, const OperandSpec& spec, uint64_t offset,
     out.base = spec.base.present() ? static_cast<uint8_t>(read(word, spec.base)) : kRZ;
     out.base_is_64 = bit_set(word, spec.wide_bit);
     out.uniform_base = spec.uniform_base.present() ? static_cast<uint8_t>(read(word, spec.uniform_base)) : kURZ;
+    out.has_uniform_base = spec.uniform_base.present();
     out.value = spec.is_signed ? sign_extend(value, spec.field.width) : static_cast<int64_t>(value);
     return out.uniform_base <= kURZ;
   case OperandSpecKind::special_register: {

@@ -172,6 +172,7 @@ struct Parser {
       case 'w': spec.wide_bit = static_cast<int16_t>(number(rest)); break;
       case 'S': spec.is_signed = true; break;
       case '<': spec.shift = static_cast<uint8_t>(number(rest)); break;
+      case 'H': spec.hidden = true; break;
       case '?':
         spec.optional = true;
         spec.default_value = rest.empty() ? 7 : number(rest);  // PT unless given
@@ -248,8 +249,10 @@ struct SlotText {
 };
 
 std::string register_slot(const char* file, unsigned lsb, unsigned negate, unsigned absolute, const std::string& mods,
-                          const std::string& extra = {}) {
+                          const std::string& extra = {}, unsigned default_reuse = 0) {
   std::string attributes = extra.empty() ? std::string() : extra + ",";
+  // Reuse flags follow the operand's position (A: 122, B: 123, C: 124) unless the line names another bit.
+  if (extra.find('e') == std::string::npos && default_reuse != 0) attributes += fmt::format("e{},", default_reuse);
   for (char m : mods) {
     if (m == 'n') attributes += fmt::format("n{},", negate);
     if (m == 'a') attributes += fmt::format("a{},", absolute);
@@ -263,9 +266,9 @@ std::string immediate_slot(char type) { return fmt::format("{}32", type); }
 SlotText alu_slots(unsigned form, char type, const std::string& b_mods, const std::string& c_mods,
                    const std::string& b_extra, const std::string& c_extra, bool uniform, const Parser& parser) {
   const char* file = uniform ? "UR" : "R";
-  const std::string b_reg32 = register_slot(file, 32, 63, 62, b_mods, b_extra);
-  const std::string b_reg64 = register_slot(file, 64, 75, 74, b_mods, b_extra);
-  const std::string c_reg64 = register_slot(file, 64, 75, 74, c_mods, c_extra);
+  const std::string b_reg32 = register_slot(file, 32, 63, 62, b_mods, b_extra, 123);
+  const std::string b_reg64 = register_slot(file, 64, 75, 74, b_mods, b_extra, 123);
+  const std::string c_reg64 = register_slot(file, 64, 75, 74, c_mods, c_extra, 124);
   const std::string constant = [&](const std::string& mods) {
     std::string attributes;
     for (char m : mods) {

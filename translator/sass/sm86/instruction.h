@@ -83,6 +83,7 @@ struct Operand {
   bool base_is_64 = false;      ///< "[R2.64]": the base is a 64-bit register pair
   uint8_t uniform_base = kURZ;  ///< uniform register added to the address (kURZ: none); bank register if uniform_bank
   bool uniform_bank = false;    ///< "cx[UR4][...]": constant bank taken from a uniform register
+  bool has_uniform_base = false; ///< memory: the form adds a uniform register (printed even when URZ)
   bool omitted = false;         ///< nvdisasm leaves this operand out because it holds its default (PT, 0xf, ...)
 
   bool is_register(OperandKind k, uint16_t number) const { return kind == k && index == number; }

@@ -52,7 +52,6 @@ private:
   void lower_isetp(const Instruction& instruction);
   ValueId lut3(uint32_t lut, ValueId a, ValueId b, ValueId c);
   ValueId add_with_carry(ValueId a, ValueId b, ValueId& carry);
-  void lower_i2i_conversions(const Instruction& instruction);
 
   // lower_float.cpp
   bool lower_float(const Instruction& instruction);

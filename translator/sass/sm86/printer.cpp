@@ -18,6 +18,8 @@ std::string hex(int64_t value) {
 std::string float_text(double value) {
   if (std::isnan(value)) return std::signbit(value) ? "-QNAN" : "+QNAN";
   if (std::isinf(value)) return value < 0 ? "-INF" : "+INF";
+  // Very large magnitudes are written in scientific notation with 21 significant digits (nvdisasm's choice).
+  if (std::fabs(value) >= 1e19) return fmt::format("{:.20e}", value);
   std::string text = fmt::format("{:.20g}", value);
   const size_t exponent = text.find('e');
   std::string mantissa = text.substr(0, exponent);
@@ -81,8 +83,13 @@ std::string operand_core(const Operand& operand) {
   }
   case OperandKind::memory: {
     std::vector<std::string> parts;
-    if (operand.base != kRZ) parts.push_back(gpr_name(operand.base) + (operand.base_is_64 ? ".64" : ""));
-    if (operand.uniform_base != kURZ) parts.push_back(ugpr_name(operand.uniform_base));
+    const bool has_uniform = operand.has_uniform_base || operand.uniform_base != kURZ;
+    // "[RZ]" is how nvdisasm writes a zero address; otherwise an RZ base is left out
+    if (operand.base != kRZ || (!has_uniform && operand.value == 0)) {
+      parts.push_back(gpr_name(operand.base) + (operand.base_is_64 ? ".64" : "") +
+                      (operand.suffix.empty() ? "" : "." + std::string(operand.suffix)));
+    }
+    if (has_uniform) parts.push_back(ugpr_name(operand.uniform_base));
     return "[" + address_sum(parts, operand.value) + "]";
   }
   case OperandKind::special_register: return std::string(operand.text);
@@ -95,7 +102,7 @@ std::string operand_core(const Operand& operand) {
 
 std::string operand_text(const Operand& operand) {
   std::string text = operand_core(operand);
-  if (!operand.suffix.empty()) text += "." + std::string(operand.suffix);
+  if (!operand.suffix.empty() && operand.kind != OperandKind::memory) text += "." + std::string(operand.suffix);
   if (operand.absolute) text = "|" + text + "|";
   if (operand.negate) text = "-" + text;
   if (operand.invert) {
@@ -104,6 +111,27 @@ std::string operand_text(const Operand& operand) {
   }
   if (operand.reuse) text += ".reuse";
   return text;
+}
+
+bool is_rz(const Operand& operand) { return operand.kind == OperandKind::gpr && operand.index == kRZ && !operand.negate && !operand.invert; }
+
+// nvdisasm names some plain IMADs by what they compute: IMAD.MOV (RZ*RZ + c), IMAD.SHL (a * 2^n + RZ, unsigned)
+// and IMAD.IADD (a * 1 + c, signed). A printing convention only: the encoding and the decoded form are plain IMAD.
+std::string_view imad_alias(const Instruction& instruction) {
+  if (instruction.opcode != Opcode::IMAD || instruction.operands.size() != 4) return {};
+  if (instruction.has(Modifier::WIDE) || instruction.has(Modifier::HI) || instruction.has(Modifier::X)) return {};
+  const unsigned form = static_cast<unsigned>(instruction.word.field(9, 3));
+  const Operand& a = instruction.operands[1];
+  const Operand& b = instruction.operands[2];
+  const Operand& c = instruction.operands[3];
+  const bool is_unsigned = instruction.has(Modifier::U32);
+  if (form <= 3 && is_rz(a) && is_rz(b)) return "MOV";
+  if (form == 4 && b.kind == OperandKind::immediate) {
+    const auto value = static_cast<uint64_t>(b.value);
+    if (!is_unsigned && value == 1) return "IADD";
+    if (is_unsigned && is_rz(c) && value != 0 && (value & (value - 1)) == 0) return "SHL";
+  }
+  return {};
 }
 
 } // namespace
@@ -115,6 +143,7 @@ std::string disassemble(const Instruction& instruction) {
                        instruction.guard == kPT ? "PT" : fmt::format("P{}", instruction.guard));
   }
   text += opcode_name(instruction.opcode);
+  if (const auto alias = imad_alias(instruction); !alias.empty()) text += "." + std::string(alias);
   for (Modifier modifier : instruction.modifiers) text += "." + std::string(modifier_text(modifier));
   bool first = true;
   for (const auto& operand : instruction.operands) {

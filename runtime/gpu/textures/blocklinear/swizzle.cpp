@@ -153,11 +153,16 @@ CopyPlan plan_copy(const SurfaceLayout& layout, uint32_t layer, uint32_t level_i
   }
   const uint64_t row_bytes = uint64_t{r.width} * layout.description().element.bytes;
   const uint64_t row_pitch = pitches.row_pitch != 0 ? pitches.row_pitch : row_bytes;
-  const uint64_t slice_pitch = pitches.slice_pitch != 0 ? pitches.slice_pitch : row_pitch * r.height;
   if (row_pitch < row_bytes) fail(fmt::format("linear row pitch {} is below the row's {} bytes", row_pitch, row_bytes));
-  if (slice_pitch < row_pitch * r.height) fail(fmt::format("linear slice pitch {} is too small", slice_pitch));
-  const uint64_t needed = (r.depth - 1) * slice_pitch + (r.height - 1) * row_pitch + row_bytes;
-  if (linear_size < needed) fail(fmt::format("linear image of {} bytes is smaller than the {} needed", linear_size, needed));
+  // Pitches come from callers (and files): products are checked so a huge pitch cannot wrap the bounds check.
+  uint64_t rows_bytes = 0, slices_bytes = 0, needed = 0;
+  const bool wraps = __builtin_mul_overflow(row_pitch, uint64_t{r.height}, &rows_bytes);
+  const uint64_t slice_pitch = pitches.slice_pitch != 0 ? pitches.slice_pitch : rows_bytes;
+  if (wraps || slice_pitch < rows_bytes) fail(fmt::format("linear slice pitch {} is too small", slice_pitch));
+  if (__builtin_mul_overflow(slice_pitch, uint64_t{r.depth - 1}, &slices_bytes) ||
+      __builtin_add_overflow(slices_bytes, rows_bytes - row_pitch + row_bytes, &needed) || linear_size < needed) {
+    fail(fmt::format("linear image of {} bytes is smaller than the region needs", linear_size));
+  }
   return {level_offset, row_pitch, slice_pitch};
 }
 

@@ -4,22 +4,43 @@
 
 #include "runtime/base/error.h"
 #include "runtime/gpu/maxwell/address_space.h"
+#include "runtime/gpu/textures/blocklinear/swizzle.h"
 
 namespace kiln::maxwell {
 
 namespace {
-// DEPENDENCY: block-linear address math belongs to kiln::textures (runtime/gpu/textures/), which is being
-// written separately. Until it is available, block-linear surfaces are reported, never guessed.
-[[noreturn]] void block_linear_unavailable(const Surface& surface) {
-  throw Error(at_address("gpu", surface.address),
-              "block-linear surface: needs the block-linear layout of kiln::textures, not integrated yet");
+
+// A block-linear surface as kiln::textures describes it: one-byte elements (engines count bytes), the
+// engine's block size, and `layer` as the slice of a 3D surface.
+textures::SurfaceLayout layout_of(const Surface& surface) {
+  textures::SurfaceDescription description;
+  description.width = surface.width;
+  description.height = std::max(surface.height, 1u);
+  description.depth = std::max(surface.depth, 1u);
+  description.element = textures::ElementFormat{1, 1, 1};
+  description.tiling = textures::Tiling::block_linear;
+  description.block_height_log2 = surface.block_height_log2;
+  description.block_depth_log2 = surface.block_depth_log2;
+  return textures::SurfaceLayout::compute(description, fmt::format("block-linear surface at GPU 0x{:x}", surface.address));
 }
+
+textures::Region region_of(const Surface& surface, uint32_t x, uint32_t y, uint32_t row_bytes, uint32_t rows) {
+  return textures::Region{x, y, surface.layer, row_bytes, rows, 1};
+}
+
 } // namespace
 
 void write_rows(AddressSpace& memory, const Surface& surface, uint32_t x, uint32_t y, uint32_t row_bytes,
                 uint32_t rows, std::span<const uint8_t> bytes) {
-  if (surface.block_linear) block_linear_unavailable(surface);
   if (bytes.size() < uint64_t{row_bytes} * rows) throw Error("surface write: fewer bytes than rows need");
+  if (surface.block_linear) {
+    const textures::SurfaceLayout layout = layout_of(surface);
+    // Read-modify-write of the surface: bytes outside the region stay as they are.
+    std::vector<uint8_t> guest = memory.read_bytes(surface.address, layout.total_size());
+    textures::swizzle(layout, 0, 0, region_of(surface, x, y, row_bytes, rows), bytes, guest);
+    memory.write(surface.address, guest);
+    return;
+  }
   for (uint32_t row = 0; row < rows; ++row) {
     const uint64_t address = surface.address + uint64_t{y + row} * surface.pitch + x;
     memory.write(address, bytes.subspan(uint64_t{row} * row_bytes, row_bytes));
@@ -28,8 +49,13 @@ void write_rows(AddressSpace& memory, const Surface& surface, uint32_t x, uint32
 
 void read_rows(const AddressSpace& memory, const Surface& surface, uint32_t x, uint32_t y, uint32_t row_bytes,
                uint32_t rows, std::span<uint8_t> bytes) {
-  if (surface.block_linear) block_linear_unavailable(surface);
   if (bytes.size() < uint64_t{row_bytes} * rows) throw Error("surface read: buffer smaller than the rows");
+  if (surface.block_linear) {
+    const textures::SurfaceLayout layout = layout_of(surface);
+    const std::vector<uint8_t> guest = memory.read_bytes(surface.address, layout.total_size());
+    textures::deswizzle(layout, 0, 0, region_of(surface, x, y, row_bytes, rows), guest, bytes);
+    return;
+  }
   for (uint32_t row = 0; row < rows; ++row) {
     const uint64_t address = surface.address + uint64_t{y + row} * surface.pitch + x;
     memory.read(address, bytes.subspan(uint64_t{row} * row_bytes, row_bytes));

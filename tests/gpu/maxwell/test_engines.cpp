@@ -85,18 +85,47 @@ TEST_CASE("inline-to-memory: pitch upload of lines with a stride, semaphore on c
   CHECK(t.gpu.memory().read_u32(sem) == 77);
 }
 
-TEST_CASE("block-linear destinations report the textures dependency instead of guessing", "[maxwell][engines]") {
+// Byte (x, y) of a GOB (64 bytes x 8 rows), from the Tegra X1 TRM's block-linear description:
+// x[3:0] -> bits 3:0, y[0] -> bit 4, x[4] -> bit 5, y[2:1] -> bits 7:6, x[5] -> bit 8.
+uint32_t gob_byte(uint32_t x, uint32_t y) {
+  return (x & 15) | ((y & 1) << 4) | (((x >> 4) & 1) << 5) | (((y >> 1) & 3) << 6) | (((x >> 5) & 1) << 8);
+}
+
+TEST_CASE("inline-to-memory block-linear upload, read back by a block-linear to pitch copy", "[maxwell][engines]") {
   TestGpu t;
+  const uint64_t surface = data + 0x8000, linear = data + 0xc000;
+  // Surface: 64 bytes wide (one GOB), 16 rows, blocks of 2 GOBs in height (log2 1): rows 8..15 are the block's
+  // second GOB, 512 bytes on. Upload 16 bytes x 12 rows at byte (8, 2).
+  std::vector<uint32_t> words(16 * 12 / 4);
+  for (uint32_t i = 0; i < words.size(); ++i) {
+    words[i] = (4 * i) | ((4 * i + 1) << 8) | ((4 * i + 2) << 16) | ((4 * i + 3) << 24);
+  }
   StreamBuilder s;
-  s.bind(2, ClassId::inline_to_memory);
-  const uint32_t setup[] = {4, 1, high(data), low(data), 0};
-  s.incrementing(2, "LINE_LENGTH_IN", setup);
-  s.method(2, "LAUNCH_DMA", 0); // BLOCKLINEAR
-  s.method(2, "LOAD_INLINE_DATA", 1);
+  s.bind(2, ClassId::inline_to_memory).bind(4, ClassId::copy);
+  const uint32_t setup[] = {16, 12, high(surface), low(surface), 0, 1u << 4, 64, 16, 1, 0, 8, 2};
+  s.incrementing(2, "LINE_LENGTH_IN", setup); // .. PITCH_OUT, DST_BLOCK_SIZE (height 2 GOBs), sizes, origin
+  s.method(2, "LAUNCH_DMA", 0);               // BLOCKLINEAR
+  s.non_incrementing(2, "LOAD_INLINE_DATA", words);
+  // Copy the same 16 x 12 bytes back out to a pitch surface (pitch 16).
+  const uint32_t io[] = {high(surface), low(surface), high(linear), low(linear), 0, 16, 16, 12};
+  s.incrementing(4, "OFFSET_IN_UPPER", io);
+  const uint32_t source[] = {1u << 4, 64, 16, 1, 0, 8u | (2u << 16)}; // block size, width, height, depth, layer, origin
+  s.incrementing(4, "SET_SRC_BLOCK_SIZE", source);
+  s.method(4, "LAUNCH_DMA", 1u | (0u << 7) | (1u << 8) | (1u << 9)); // block-linear in, pitch out, multi-line
   t.submit(s);
-  t.run();
-  REQUIRE(t.gpu.diagnostics().size() == 1);
-  CHECK(t.gpu.diagnostics()[0].message.find("kiln::textures") != std::string::npos);
+  REQUIRE(t.run().idle);
+  REQUIRE(t.gpu.diagnostics().empty());
+  const std::vector<uint8_t> guest = t.gpu.memory().read_bytes(surface, 1024);
+  for (uint32_t row = 0; row < 12; ++row) {
+    for (uint32_t column = 0; column < 16; ++column) {
+      const uint32_t x = 8 + column, y = 2 + row;
+      const uint32_t offset = (y / 8) * 512 + gob_byte(x, y % 8);
+      REQUIRE(guest[offset] == static_cast<uint8_t>(row * 16 + column));
+    }
+  }
+  CHECK(guest[gob_byte(0, 0)] == 0); // outside the region: untouched
+  const std::vector<uint8_t> back = t.gpu.memory().read_bytes(linear, 16 * 12);
+  for (uint32_t i = 0; i < back.size(); ++i) REQUIRE(back[i] == static_cast<uint8_t>(i));
 }
 
 TEST_CASE("2D engine: solid rectangle fill and a 2x downscaling blit", "[maxwell][engines]") {

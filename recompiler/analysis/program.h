@@ -1,0 +1,65 @@
+#pragma once
+// What the recompiler knows about a guest program before emitting code: every decoded instruction of the
+// executable sections, the functions (from symbols, the entry point, call targets, tail calls, .init_array/
+// .fini_array, code pointers in data and in ADRP/ADR+ADD pairs), resolved jump tables, and the indirect
+// branches whose targets stay unknown (they go through the run-time dispatch table).
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "recompiler/isa/aarch64/decoder.h"
+#include "recompiler/loaders/elf/elf_file.h"
+
+namespace kiln::analysis {
+
+struct Function {
+  uint64_t start = 0;
+  uint64_t end = 0; ///< one past the last instruction
+  std::string name; ///< symbol name, or empty
+  std::set<uint64_t> secondary_entries; ///< addresses other code enters at (besides start)
+};
+
+struct JumpTable {
+  uint64_t branch = 0;           ///< the BR
+  uint64_t table = 0;            ///< table address
+  std::vector<uint64_t> targets; ///< one per index
+};
+
+struct CodeRange {
+  uint64_t start = 0, end = 0;
+};
+
+class Program {
+public:
+  Program(const elf::ElfFile& elf, const a64::Decoder& decoder);
+
+  const elf::ElfFile& elf() const { return elf_; }
+  const std::vector<Function>& functions() const { return functions_; }
+  const std::map<uint64_t, JumpTable>& jump_tables() const { return jump_tables_; }
+  const std::vector<uint64_t>& unresolved_indirect_branches() const { return unresolved_; }
+  /// The decoded instruction at `address` (must be inside a code range).
+  const a64::Instruction* instruction(uint64_t address) const;
+  bool is_code(uint64_t address) const;
+  /// The function whose range holds `address`, or nullptr.
+  const Function* function_containing(uint64_t address) const;
+  const Function* function_at(uint64_t start) const;
+  size_t instruction_count() const;
+
+private:
+  void decode_code(const a64::Decoder& decoder);
+  std::set<uint64_t> seed_entries() const;
+  void build_functions(const std::set<uint64_t>& primaries);
+  bool scan_function(const Function& function, std::set<uint64_t>& new_primaries);
+  void find_jump_table(const Function& function, uint64_t branch_address);
+
+  const elf::ElfFile& elf_;
+  std::vector<CodeRange> ranges_;
+  std::vector<std::vector<a64::Instruction>> code_; ///< per range, one per word
+  std::vector<Function> functions_;
+  std::map<uint64_t, JumpTable> jump_tables_;
+  std::vector<uint64_t> unresolved_;
+};
+
+} // namespace kiln::analysis

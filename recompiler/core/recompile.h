@@ -1,0 +1,38 @@
+#pragma once
+// kiln::recompiler: the whole pipeline behind `kiln recompile` / `kiln build` / `kiln port`.
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "recompiler/emit/cpp_emitter.h"
+
+namespace kiln::recompiler {
+
+struct RecompileOptions {
+  std::filesystem::path input;
+  std::filesystem::path output;
+  std::string platform = "linux-user";
+};
+
+struct RecompileSummary {
+  size_t functions = 0;
+  size_t instructions = 0;
+  size_t jump_tables = 0;
+  std::vector<uint64_t> unresolved_indirect_branches;
+  std::vector<emit::UntranslatedInstruction> untranslated;
+  size_t files_written = 0, files_unchanged = 0;
+  double seconds = 0;
+};
+
+/// Loads, analyses and emits. Throws kiln::Error for bad input (naming file and offset/address).
+RecompileSummary recompile(const RecompileOptions& options);
+
+/// Configures (if needed) and builds OUTDIR with CMake + Ninja; returns the executable's path.
+std::filesystem::path build(const std::filesystem::path& output, unsigned jobs);
+
+/// The kiln source tree the generated projects build the runtime from.
+std::filesystem::path source_root();
+
+} // namespace kiln::recompiler

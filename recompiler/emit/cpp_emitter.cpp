@@ -1,0 +1,263 @@
+#include "recompiler/emit/cpp_emitter.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "recompiler/isa/aarch64/semantics/semantics.h"
+#include "runtime/base/file_writer.h"
+
+namespace kiln::emit {
+namespace {
+
+using analysis::Function;
+using analysis::Program;
+using a64::Instruction;
+
+std::string host_name(uint64_t start) { return fmt::format("g_{:x}", start); }
+
+/// Which general registers a function touches: those become locals, spilled around calls.
+std::set<int> used_registers(const Program& program, const Function& f) {
+  std::set<int> used;
+  for (uint64_t a = f.start; a < f.end; a += 4) {
+    const Instruction& i = *program.instruction(a);
+    for (const a64::Operand& o : i.operands)
+      if (o.kind == a64::Operand::Kind::reg && o.reg.is_general() && !o.reg.is_zero()) used.insert(o.reg.is_sp() ? 31 : o.reg.index);
+    if (i.opcode == "BL" || i.opcode == "BLR") used.insert(30);
+  }
+  return used;
+}
+
+std::string escape(std::string_view text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+class FunctionWriter final : public a64::EmitTarget {
+public:
+  FunctionWriter(const Program& program, const Function& function, std::string& out, std::vector<UntranslatedInstruction>& untranslated)
+      : program_(program), function_(function), out_(out), untranslated_(untranslated) {}
+
+  void write() {
+    collect_labels();
+    const std::set<int> used = used_registers(program_, function_);
+    std::string spill, reload;
+    for (int r : used) {
+      const std::string local = r == 31 ? "sp" : fmt::format("x{}", r);
+      const std::string slot = r == 31 ? "c->sp" : fmt::format("c->x[{}]", r);
+      spill += fmt::format("{} = {}; ", slot, local);
+      reload += fmt::format("{} = {}; ", local, slot);
+    }
+    spill += "c->n = n; c->z = z; c->c = cf; c->v = vf;";
+    reload += "n = c->n; z = c->z; cf = c->c; vf = c->v;";
+    const std::string display = function_.name.empty() ? fmt::format("sub_{:x}", function_.start) : function_.name;
+    out_ += fmt::format("// {} [{:#x}, {:#x})\nvoid {}(Cpu* c) {{\n  uint8_t* const m = kiln::rt::guest_base; (void)m;\n", display,
+                        function_.start, function_.end, host_name(function_.start));
+    for (int r : used) out_ += fmt::format("  uint64_t {} = {};\n", r == 31 ? "sp" : fmt::format("x{}", r), r == 31 ? "c->sp" : fmt::format("c->x[{}]", r));
+    out_ += "  uint32_t n = c->n, z = c->z, cf = c->c, vf = c->v;\n";
+    out_ += fmt::format("  auto spill = [&] {{ {} }};\n  auto reload = [&] {{ {} }};\n  (void)reload;\n", spill, reload);
+    if (!function_.secondary_entries.empty()) {
+      out_ += "  switch (c->pc) {\n";
+      for (uint64_t e : function_.secondary_entries) out_ += fmt::format("  case {:#x}ull: goto L_{:x};\n", e, e);
+      out_ += "  default: break;\n  }\n";
+    }
+    bool falls_through = true;
+    for (uint64_t a = function_.start; a < function_.end; a += 4) {
+      current_ = program_.instruction(a);
+      if (labels_.count(a)) out_ += fmt::format(" L_{:x}:\n", a);
+      if (!current_->decoded) {
+        untranslated("undecodable word");
+        falls_through = false;
+        continue;
+      }
+      if (!a64::emit_semantics(*current_, *this)) untranslated("no semantics for " + std::string(current_->opcode));
+      const a64::ControlFlow kind = a64::control_flow(*current_).kind;
+      falls_through = !(kind == a64::ControlFlow::branch || kind == a64::ControlFlow::indirect_branch || kind == a64::ControlFlow::ret ||
+                        kind == a64::ControlFlow::stop);
+    }
+    if (falls_through) {
+      out_ += "  // falls through into the next function\n";
+      transfer(function_.end, true);
+    }
+    out_ += "}\n\n";
+  }
+
+  void line(std::string code) override { out_ += "  " + code + "\n"; }
+  void branch(uint64_t target) override {
+    if (inside(target)) line(fmt::format("goto L_{:x};", target));
+    else transfer(target, true);
+  }
+  void branch_if(const std::string& condition, uint64_t target) override {
+    if (inside(target)) line(fmt::format("if ({}) goto L_{:x};", condition, target));
+    else {
+      line(fmt::format("if ({}) {{", condition));
+      transfer(target, true);
+      line("}");
+    }
+  }
+  void call(uint64_t target, uint64_t) override { transfer(target, false); }
+  void branch_indirect(const std::string& target) override {
+    const auto table = program_.jump_tables().find(current_->address);
+    line(fmt::format("{{ const uint64_t target_ = {};", target));
+    if (table != program_.jump_tables().end()) {
+      std::set<uint64_t> seen;
+      line("switch (target_) {");
+      for (uint64_t t : table->second.targets)
+        if (seen.insert(t).second) line(fmt::format("case {:#x}ull: goto L_{:x};", t, t));
+      line("default: break;\n  }");
+    }
+    line("spill(); kiln::rt::call_guest(c, target_); return; }");
+  }
+  void call_indirect(const std::string& target, uint64_t) override {
+    line(fmt::format("spill(); kiln::rt::call_guest(c, {}); reload();", target));
+  }
+  void return_to(const std::string&) override { line("spill(); return;"); }
+  void supervisor_call() override { line(fmt::format("spill(); kiln::rt::supervisor_call(c, {:#x}ull); reload();", current_->address)); }
+  void untranslated(const std::string& reason) override {
+    const std::string display = function_.name.empty() ? fmt::format("sub_{:x}", function_.start) : function_.name;
+    untranslated_.push_back({current_->address, current_->encoding, current_->text, display});
+    line(fmt::format("spill(); kiln::rt::trap_untranslated(c, {:#x}ull, {:#x}u, \"{}\", \"{}: {}\");", current_->address, current_->encoding,
+                     escape(display), escape(reason), escape(current_->text)));
+  }
+
+private:
+  bool inside(uint64_t target) const { return target >= function_.start && target < function_.end; }
+
+  /// Control leaves this function for guest `target`: as a call (then continue) or a tail call (then return).
+  void transfer(uint64_t target, bool tail) {
+    const Function* owner = program_.function_containing(target);
+    std::string invoke;
+    if (owner && (owner->start == target || owner->secondary_entries.count(target))) {
+      invoke = owner->secondary_entries.empty() ? fmt::format("{}(c);", host_name(owner->start))
+                                                : fmt::format("c->pc = {:#x}ull; {}(c);", target, host_name(owner->start));
+    } else {
+      invoke = fmt::format("kiln::rt::call_guest(c, {:#x}ull);", target);
+    }
+    line(tail ? fmt::format("spill(); {} return;", invoke) : fmt::format("spill(); {} reload();", invoke));
+  }
+
+  void collect_labels() {
+    for (uint64_t a = function_.start; a < function_.end; a += 4) {
+      const a64::FlowInfo flow = a64::control_flow(*program_.instruction(a));
+      if ((flow.kind == a64::ControlFlow::branch || flow.kind == a64::ControlFlow::conditional_branch) && inside(flow.target)) labels_.insert(flow.target);
+    }
+    for (const auto& [branch, table] : program_.jump_tables())
+      if (inside(branch)) labels_.insert(table.targets.begin(), table.targets.end());
+    labels_.insert(function_.secondary_entries.begin(), function_.secondary_entries.end());
+  }
+
+  const Program& program_;
+  const Function& function_;
+  std::string& out_;
+  std::vector<UntranslatedInstruction>& untranslated_;
+  const Instruction* current_ = nullptr;
+  std::set<uint64_t> labels_;
+};
+
+constexpr const char* file_prelude =
+    "// Generated by kiln recompile; do not edit.\n#include \"functions.h\"\n\nusing kiln::rt::Cpu;\nusing kiln::rt::V128;\n\n";
+
+std::string cmake_project(const EmitOptions& options) {
+  return fmt::format(R"cmake(cmake_minimum_required(VERSION 3.20)
+project(kiln_recompiled CXX ASM)
+set(CMAKE_CXX_STANDARD 20)
+set(CMAKE_CXX_STANDARD_REQUIRED ON)
+if(NOT CMAKE_BUILD_TYPE)
+  set(CMAKE_BUILD_TYPE Release)
+endif()
+set(KILN_SOURCE_DIR "{}" CACHE PATH "kiln source tree (runtime sources)")
+file(GLOB generated_sources CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/functions_*.cpp)
+add_library(kiln_guest_runtime STATIC
+  ${{KILN_SOURCE_DIR}}/runtime/core/guest_memory.cpp
+  ${{KILN_SOURCE_DIR}}/runtime/core/dispatch.cpp
+  ${{KILN_SOURCE_DIR}}/runtime/platform/linux-user/process.cpp
+  ${{KILN_SOURCE_DIR}}/runtime/platform/linux-user/syscalls.cpp)
+target_include_directories(kiln_guest_runtime PUBLIC ${{KILN_SOURCE_DIR}})
+target_compile_options(kiln_guest_runtime PRIVATE -O2)
+add_executable(program main.cpp function_table.cpp guest_image.S ${{generated_sources}})
+target_include_directories(program PRIVATE ${{CMAKE_CURRENT_SOURCE_DIR}})
+# Generated code: jump labels are emitted for every branch target, some stay unused.
+target_compile_options(program PRIVATE -O2 -fno-strict-aliasing -fwrapv -w)
+target_link_libraries(program PRIVATE kiln_guest_runtime pthread)
+)cmake",
+                     options.source_root.generic_string());
+}
+
+} // namespace
+
+EmitReport emit_project(const Program& program, const std::filesystem::path& elf_path, const EmitOptions& options) {
+  EmitReport report;
+  auto write = [&](const std::string& name, std::string_view text) {
+    if (write_file_if_changed(options.output / name, text) == WriteResult::written) ++report.files_written;
+    else ++report.files_unchanged;
+  };
+  const auto& functions = program.functions();
+  report.functions = functions.size();
+
+  std::string header = "// Generated by kiln recompile; do not edit.\n#pragma once\n#include \"runtime/core/a64_ops.h\"\n\n";
+  header += "using kiln::rt::Cpu;\n";
+  for (const Function& f : functions) header += fmt::format("void {}(Cpu* c);\n", host_name(f.start));
+  write("functions.h", header);
+
+  size_t file_index = 0;
+  std::string body;
+  size_t body_instructions = 0;
+  auto flush = [&] {
+    if (body.empty()) return;
+    write(fmt::format("functions_{:03}.cpp", file_index++), file_prelude + body);
+    body.clear();
+    body_instructions = 0;
+  };
+  for (const Function& f : functions) {
+    FunctionWriter(program, f, body, report.untranslated).write();
+    report.instructions += (f.end - f.start) / 4;
+    body_instructions += (f.end - f.start) / 4;
+    if (body_instructions >= options.instructions_per_file) flush();
+  }
+  flush();
+  // Remove stale chunks from an earlier, larger output.
+  for (size_t k = file_index;; ++k) {
+    const auto stale = options.output / fmt::format("functions_{:03}.cpp", k);
+    if (!std::filesystem::exists(stale)) break;
+    std::filesystem::remove(stale);
+  }
+
+  // The dispatch table: every entry address (primary and secondary) to its host function, sorted.
+  std::vector<std::pair<uint64_t, uint64_t>> entries;
+  for (const Function& f : functions) {
+    entries.emplace_back(f.start, f.start);
+    for (uint64_t e : f.secondary_entries) entries.emplace_back(e, f.start);
+  }
+  std::sort(entries.begin(), entries.end());
+  const elf::ElfFile& elf = program.elf();
+  std::string table = "// Generated by kiln recompile; do not edit.\n#include \"functions.h\"\n#include \"runtime/core/dispatch.h\"\n\n";
+  table += "namespace {\nconst kiln::rt::FunctionEntry entries[] = {\n";
+  for (const auto& [address, start] : entries) table += fmt::format("  {{{:#x}ull, {}}},\n", address, host_name(start));
+  table += "};\nconst kiln::rt::SegmentInfo segments[] = {\n";
+  for (const elf::Segment& s : elf.segments())
+    table += fmt::format("  {{{:#x}ull, {:#x}ull, {:#x}ull, {:#x}ull, {}u}},\n", s.address, s.file_offset, s.file_size, s.memory_size, s.flags);
+  table += "};\n} // namespace\n\nextern \"C\" const unsigned char kiln_guest_image[];\nextern \"C\" const unsigned char kiln_guest_image_end[];\n\n";
+  const auto& tls = elf.tls();
+  table += fmt::format(
+      "extern const kiln::rt::ProgramInfo kiln_program;\nconst kiln::rt::ProgramInfo kiln_program = {{\n  entries, sizeof(entries) / sizeof(entries[0]),\n  segments, sizeof(segments) / sizeof(segments[0]),\n"
+      "  kiln_guest_image, kiln_guest_image_end,\n  {:#x}ull, {:#x}ull, {}u, {}u, {:#x}ull,\n}};\n",
+      elf.entry(), elf.program_headers_address(), elf.program_header_count(), elf.program_header_size(), tls ? tls->memory_size : 0);
+  write("function_table.cpp", table);
+
+  write("guest_image.S", ".section .rodata\n.balign 16\n.global kiln_guest_image\n.global kiln_guest_image_end\nkiln_guest_image:\n"
+                         ".incbin \"program.elf\"\nkiln_guest_image_end:\n.section .note.GNU-stack,\"\",@progbits\n");
+  const std::vector<uint8_t> image = read_file(elf_path);
+  if (write_file_if_changed(options.output / "program.elf", std::span<const uint8_t>(image)) == WriteResult::written) ++report.files_written;
+  write("main.cpp", "// Generated by kiln recompile; do not edit.\n#include \"runtime/core/dispatch.h\"\n#include \"runtime/platform/linux-user/process.h\"\n\n"
+                    "extern const kiln::rt::ProgramInfo kiln_program;\n\n"
+                    "int main(int argc, char** argv, char** envp) { return kiln::linux_user::run(kiln_program, argc, argv, envp); }\n");
+  write("CMakeLists.txt", cmake_project(options));
+  return report;
+}
+
+} // namespace kiln::emit

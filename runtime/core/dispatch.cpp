@@ -1,0 +1,97 @@
+#include "runtime/core/dispatch.h"
+
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace kiln::rt {
+namespace {
+
+const FunctionEntry* table_begin = nullptr;
+const FunctionEntry* table_end = nullptr;
+SupervisorHandler supervisor_handler = nullptr;
+
+// System register encodings (op0:op1:CRn:CRm:op2) and the answers kiln gives: a CPU with FP, AdvSIMD and LSE
+// atomics and nothing else, matching the AT_HWCAP bits the platform reports.
+constexpr uint32_t midr_el1 = 0xc000, mpidr_el1 = 0xc005, id_aa64pfr0_el1 = 0xc020, id_aa64pfr1_el1 = 0xc021,
+                   id_aa64zfr0_el1 = 0xc024, id_aa64isar0_el1 = 0xc030, id_aa64isar1_el1 = 0xc031,
+                   id_aa64mmfr0_el1 = 0xc038, id_aa64mmfr1_el1 = 0xc039, ctr_el0 = 0xd801, dczid_el0 = 0xd807,
+                   cntfrq_el0 = 0xdf00, cntvct_el0 = 0xdf02;
+
+} // namespace
+
+void set_function_table(const FunctionEntry* entries, size_t count) {
+  table_begin = entries;
+  table_end = entries + count;
+}
+
+HostFunction find_function(uint64_t address) {
+  const FunctionEntry* it = std::lower_bound(table_begin, table_end, address, [](const FunctionEntry& e, uint64_t a) { return e.address < a; });
+  return it != table_end && it->address == address ? it->function : nullptr;
+}
+
+void set_supervisor_handler(SupervisorHandler handler) { supervisor_handler = handler; }
+
+void call_guest(Cpu* cpu, uint64_t address) {
+  const HostFunction function = find_function(address);
+  if (!function) {
+    std::fprintf(stderr, "kiln: control reached guest address %#llx, which was not recompiled (no function starts there)\n",
+                 static_cast<unsigned long long>(address));
+    std::fflush(stderr);
+    _exit(70);
+  }
+  cpu->pc = address;
+  function(cpu);
+}
+
+void supervisor_call(Cpu* cpu, uint64_t pc) { supervisor_handler(cpu, pc); }
+
+void trap_untranslated(Cpu*, uint64_t address, uint32_t encoding, const char* function, const char* reason) {
+  std::fprintf(stderr, "kiln: untranslated instruction at guest address %#llx (encoding %#010x) in %s: %s\n",
+               static_cast<unsigned long long>(address), encoding, function, reason);
+  std::fflush(stderr);
+  _exit(71);
+}
+
+void trap_instruction(Cpu*, uint64_t address, uint32_t encoding, const char* what) {
+  std::fprintf(stderr, "kiln: guest executed %s at %#llx (encoding %#010x)\n", what, static_cast<unsigned long long>(address), encoding);
+  std::fflush(stderr);
+  _exit(72);
+}
+
+uint64_t read_system_register(Cpu*, uint32_t encoding, uint64_t pc) {
+  switch (encoding) {
+  case midr_el1: return 0x410fd4f0; // an Arm Neoverse-class part number; glibc only reads it with HWCAP_CPUID
+  case mpidr_el1: return 0x80000000;
+  case id_aa64pfr0_el1: return 0x11; // EL0/EL1 AArch64; FP and AdvSIMD implemented (fields 0)
+  case id_aa64pfr1_el1: return 0;    // no MTE, no BTI
+  case id_aa64zfr0_el1: return 0;    // no SVE
+  case id_aa64isar0_el1: return uint64_t{2} << 20; // atomics (LSE)
+  case id_aa64isar1_el1: return 0;
+  case id_aa64mmfr0_el1: return 0x5;
+  case id_aa64mmfr1_el1: return 0;
+  case ctr_el0: return 0x8444c004;   // 64-byte lines
+  case dczid_el0: return 4;          // DC ZVA allowed, 2^4 words = 64 bytes
+  case cntfrq_el0: return 1000000000;
+  case cntvct_el0: {
+    timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return static_cast<uint64_t>(t.tv_sec) * 1000000000u + static_cast<uint64_t>(t.tv_nsec);
+  }
+  default:
+    std::fprintf(stderr, "kiln: guest read unknown system register %#x at %#llx\n", encoding, static_cast<unsigned long long>(pc));
+    std::fflush(stderr);
+    _exit(73);
+  }
+}
+
+void write_system_register(Cpu*, uint32_t encoding, uint64_t, uint64_t pc) {
+  std::fprintf(stderr, "kiln: guest wrote unsupported system register %#x at %#llx\n", encoding, static_cast<unsigned long long>(pc));
+  std::fflush(stderr);
+  _exit(73);
+}
+
+} // namespace kiln::rt

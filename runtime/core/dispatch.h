@@ -1,0 +1,44 @@
+#pragma once
+// The guest-address -> host-function table a recompiled program carries, and what the generated main() passes
+// to the platform: segments to map (from the embedded ELF image), entry point, program headers.
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/core/a64_ops.h"
+
+namespace kiln::rt {
+
+struct FunctionEntry {
+  uint64_t address;
+  HostFunction function;
+};
+
+struct SegmentInfo {
+  uint64_t address, file_offset, file_size, memory_size;
+  uint32_t flags;
+};
+
+struct ProgramInfo {
+  const FunctionEntry* entries; ///< sorted by address
+  size_t entry_count;
+  const SegmentInfo* segments;
+  size_t segment_count;
+  const unsigned char* image; ///< the guest ELF file, embedded
+  const unsigned char* image_end;
+  uint64_t entry;
+  uint64_t program_headers;
+  uint32_t program_header_count;
+  uint32_t program_header_size;
+  uint64_t tls_size;
+};
+
+/// Installs the table call_guest() searches.
+void set_function_table(const FunctionEntry* entries, size_t count);
+/// The host function for a guest entry address, or nullptr.
+HostFunction find_function(uint64_t address);
+
+/// Hook the platform installs for SVC.
+using SupervisorHandler = void (*)(Cpu* cpu, uint64_t pc);
+void set_supervisor_handler(SupervisorHandler handler);
+
+} // namespace kiln::rt

@@ -44,6 +44,10 @@ enum class Signature : uint8_t {
   Ballot,        ///< (Bool) -> U32: bit n set when lane n of this warp passed true
   LocalLoad,     ///< () -> type of local `aux`
   LocalStore,    ///< (type of local `aux`) -> Void
+  StageInput,    ///< () -> U32: a graphics stage input (ops_graphics.inc)
+  StageOutput,   ///< (U32) -> Void: a graphics stage output
+  LoadBank,      ///< (U32 byte offset) -> U32: constant bank `aux`
+  Texture,       ///< (U64, U64, U64) -> U32: a texture operation (translator/ir/texture.h)
 };
 
 /// What passes may do with an op.

@@ -160,6 +160,14 @@ private:
       expect(inst.immediate < function_.locals.size(), id, "no such local");
       expect(result == Type::Void && args[0] == function_.locals[inst.immediate], id, "type differs from the local's");
       break;
+    case Signature::StageInput: arity(0); expect(result == Type::U32, id, "needs () -> u32"); break;
+    case Signature::StageOutput: arity(1); expect(result == Type::Void && args[0] == Type::U32, id, "needs (u32) -> void"); break;
+    case Signature::LoadBank: arity(1); expect(result == Type::U32 && args[0] == Type::U32, id, "needs (u32) -> u32"); break;
+    case Signature::Texture:
+      arity(3);
+      expect(result == Type::U32 && args[0] == Type::U64 && args[1] == Type::U64 && args[2] == Type::U64, id,
+             "needs (u64, u64, u64) -> u32");
+      break;
     }
   }
 

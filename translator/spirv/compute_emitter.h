@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the compute backend: state shared by its emit_*.cpp files.
 #include <bit>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <unordered_map>
@@ -12,6 +13,10 @@ namespace kiln::spirv {
 
 class ComputeEmitter {
 public:
+  friend class GraphicsEmitter; ///< graphics stages reuse the computing ops and the structured control flow
+  /// Set by GraphicsEmitter: emits its own ops (ops_graphics.inc) before the compute lowering is consulted.
+  std::function<std::optional<uint32_t>(const ir::Inst&)> stage_ops;
+
   ComputeEmitter(const ir::Function& function, const ComputeOptions& options);
   std::vector<uint32_t> emit();
 

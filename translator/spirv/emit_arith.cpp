@@ -88,6 +88,12 @@ std::optional<uint32_t> glsl_instruction(Op op) {
 
 void ComputeEmitter::emit_inst(ir::ValueId id) {
   const ir::Inst& inst = function_.insts[id];
+  if (stage_ops) {
+    if (const std::optional<uint32_t> result = stage_ops(inst)) {
+      values_[id] = *result;
+      return;
+    }
+  }
   switch (ir::op_info(inst.op).signature) {
   case ir::Signature::Constant: values_[id] = const_of(inst.type, inst.immediate); return;
   case ir::Signature::Special: values_[id] = emit_special(inst); return;

@@ -140,6 +140,10 @@ uint32_t ModuleBuilder::type_function(uint32_t result, std::initializer_list<uin
   return cached(operands, spv::Op::OpTypeFunction, operands);
 }
 
+uint32_t ModuleBuilder::type(spv::Op opcode, std::initializer_list<uint32_t> operands) {
+  return cached(std::vector<uint32_t>(operands), opcode, std::vector<uint32_t>(operands));
+}
+
 uint32_t ModuleBuilder::constant(uint32_t type, uint64_t bits, uint32_t width) {
   if (width == 64) {
     return cached({type, static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32)}, spv::Op::OpConstant,

@@ -36,6 +36,8 @@ public:
   uint32_t type_struct(std::initializer_list<uint32_t> members); ///< never deduplicated (structs get decorations)
   uint32_t type_pointer(spv::StorageClass storage, uint32_t pointee);
   uint32_t type_function(uint32_t result, std::initializer_list<uint32_t> parameters = {});
+  /// Any other type instruction (OpTypeImage, OpTypeSampler, ...), deduplicated by its operands.
+  uint32_t type(spv::Op opcode, std::initializer_list<uint32_t> operands);
 
   uint32_t constant(uint32_t type, uint64_t bits, uint32_t width); ///< integer or float, by its bits
   uint32_t constant_u32(uint32_t value) { return constant(type_int(32), value, 32); }

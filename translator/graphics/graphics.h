@@ -1,0 +1,39 @@
+#pragma once
+// The front door of graphics-program translation (issue 5): raw SPH + code bytes in, validated SPIR-V out.
+// `kiln shaders translate --arch ...` calls this; it needs no GPU.
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "translator/spirv/emit_graphics.h"
+
+namespace kiln::graphics {
+
+enum class Arch : uint8_t { sm50, sm53, sm60, sm75, sm86 };
+/// "sm50" | "sm53" | "sm60" | "sm75" | "sm86"; throws kiln::Error otherwise.
+Arch parse_arch(std::string_view text);
+std::string_view arch_name(Arch arch);
+
+struct TranslateOptions {
+  bool zero_registers = false;      ///< registers read before any write start at 0 (Mesa hosts; seed 002 §3.12)
+  bool want_glsl = false;           ///< also produce GLSL (SPIRV-Cross) for reading
+  uint32_t bound_texture_bank = 2;  ///< constant bank of bound-texture handles
+  spirv::GraphicsOptions backend;   ///< descriptor array sizes, debug names
+};
+
+struct Translation {
+  spirv::GraphicsStage stage = spirv::GraphicsStage::vertex;
+  std::vector<uint32_t> spirv;        ///< validated (spirv-val, Vulkan 1.2)
+  std::string glsl;                   ///< when asked for
+  std::array<uint8_t, 8> color_masks{}; ///< fragment: components written per colour target
+  size_t instructions = 0;            ///< guest instructions decoded
+};
+
+/// Decodes, lowers, emits and validates one program. `name` names the input in errors; a program the
+/// translator cannot express, or SPIR-V that fails validation, is a kiln::Error.
+Translation translate_graphics(std::span<const uint8_t> bytes, Arch arch, std::string_view name, const TranslateOptions& options = {});
+
+} // namespace kiln::graphics

@@ -1,0 +1,28 @@
+#pragma once
+// Maxwell/Pascal graphics programs -> kiln IR (issue 5, point 3). The program's SSY/SYNC, PBK/BRK and
+// PCNT/CONT stacks are resolved statically into a control-flow graph that the IR structurizer turns into
+// structured constructs; each instruction's meaning is lowered once, in lower_*.cpp.
+//
+// Hardware behaviours kept (seed 002 §3): FMNMX and .SAT drop NaN operands (the IR's FMin/FMax/FSaturate),
+// .FMZ makes 0 x anything = 0, .FTZ flushes denormal inputs and results in code, BFE/BFI follow PTX for fields
+// past bit 31, SHF by 0 returns the unshifted word, KIL demotes (derivatives stay valid).
+// Not modelled: .RZ/.RM/.RP rounding of FADD/FMUL/FFMA (round to nearest), condition codes (an error).
+#include <cstdint>
+#include <vector>
+
+#include "translator/ir/ir.h"
+#include "translator/sass/sm5x/program.h"
+
+namespace kiln::sass::sm5x {
+
+struct LowerOptions {
+  /// Constant bank holding the handles of bound (non-bindless) textures: handle of texture n at c[bank][4n]
+  /// (the 3D class's bound-texture constant buffer slot, provided by the runtime).
+  uint32_t bound_texture_bank = 2;
+};
+
+/// Lowers a decoded graphics program (vertex or pixel stage). Throws kiln::Error naming the program, the code
+/// address and the instruction for anything it cannot express.
+ir::Function lower_graphics(const Program& program, const LowerOptions& options = {});
+
+} // namespace kiln::sass::sm5x

@@ -1,0 +1,50 @@
+#pragma once
+// IR graphics program (vertex or fragment stage) -> SPIR-V 1.5 for Vulkan 1.2. The stage's own ops
+// (translator/ir/ops_graphics.inc) are lowered here; every computing op and the structured control flow come
+// from the compute backend, so an op means the same in every stage.
+//
+// Resources, all in descriptor set 0:
+//   binding b (0-17)       uniform buffer: constant bank c[b] (64 KiB, read as 32-bit words)
+//   binding 20 + 2*dim + array  sampled-image arrays indexed by the texture header (TIC) index of a handle
+//                          (dim: 0 = 1D, 1 = 2D, 2 = 3D, 3 = cube)
+//   binding 30             sampler array indexed by the sampler (TSC) index of a handle
+// Varyings: generic n -> location n; fixed-function texture coordinate t (a[0x300 + 16t]) -> location 16 + t.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "translator/ir/ir.h"
+
+namespace kiln::spirv {
+
+enum class GraphicsStage : uint8_t { vertex, fragment };
+enum class Interpolation : uint8_t { perspective, linear, flat };
+
+struct GraphicsInterface {
+  GraphicsStage stage = GraphicsStage::vertex;
+  /// Fragment inputs by attribute byte address; unlisted inputs are perspective-correct.
+  std::map<uint32_t, Interpolation> interpolation;
+};
+
+struct GraphicsOptions {
+  /// Registers read before any write start at zero (seed 002 §3.12: Mesa drivers need it); otherwise undefined.
+  bool zero_registers = false;
+  uint32_t texture_header_slots = 64; ///< TIC indices are clamped to the arrays' size
+  uint32_t sampler_slots = 32;
+  bool debug_names = true;
+};
+
+constexpr uint32_t graphics_const_bank_binding(uint32_t bank) { return bank; }
+constexpr uint32_t texture_binding(uint32_t dim, bool array) { return 20 + 2 * dim + (array ? 1 : 0); }
+constexpr uint32_t sampler_binding = 30;
+constexpr uint32_t max_const_banks = 18;
+
+/// The varying location of a generic or texture-coordinate attribute byte address; throws kiln::Error for
+/// other addresses.
+uint32_t varying_location(uint32_t attribute_address);
+
+std::vector<uint32_t> emit_graphics(const ir::Function& function, const GraphicsInterface& interface,
+                                    const GraphicsOptions& options = {});
+
+} // namespace kiln::spirv

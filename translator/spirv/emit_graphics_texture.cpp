@@ -1,0 +1,145 @@
+// Texture operations: bindless handles index sampled-image and sampler arrays (the TIC/TSC model: the runtime
+// binds each texture header's view at its TIC index and each sampler at its TSC index).
+#include <fmt/format.h>
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include "runtime/base/error.h"
+#include "translator/ir/texture.h"
+#include "translator/spirv/graphics_emitter.h"
+
+namespace kiln::spirv {
+
+std::pair<uint32_t, uint32_t> GraphicsEmitter::pair_of(ir::ValueId pack) {
+  const ir::Inst& inst = function_.insts.at(pack);
+  if (inst.op == ir::Op::Const) { // folded: both halves constant
+    return {core_.const_u32(static_cast<uint32_t>(inst.immediate)), core_.const_u32(static_cast<uint32_t>(inst.immediate >> 32))};
+  }
+  if (inst.op != ir::Op::Pack64) throw Error("graphics backend: a Texture operand is not a Pack64 pair");
+  return {core_.value(inst.args[0]), core_.value(inst.args[1])};
+}
+
+uint32_t GraphicsEmitter::image_type(uint32_t dim, bool array) {
+  static constexpr spv::Dim dims[] = {spv::Dim::Dim1D, spv::Dim::Dim2D, spv::Dim::Dim3D, spv::Dim::Cube};
+  if (dim == 0) builder().capability(spv::Capability::Sampled1D);
+  if (dim == 3 && array) builder().capability(spv::Capability::SampledCubeArray);
+  return builder().type(spv::Op::OpTypeImage, {f32_type(), static_cast<uint32_t>(dims[dim]), 0, array ? 1u : 0u, 0, 1,
+                                               static_cast<uint32_t>(spv::ImageFormat::Unknown)});
+}
+
+uint32_t GraphicsEmitter::texture_variable(uint32_t dim, bool array) {
+  const uint32_t binding = texture_binding(dim, array);
+  uint32_t& variable = textures_[binding];
+  if (variable != 0) return variable;
+  const uint32_t slots = builder().type_array(image_type(dim, array), options_.texture_header_slots);
+  variable = builder().variable(builder().type_pointer(spv::StorageClass::UniformConstant, slots), spv::StorageClass::UniformConstant);
+  builder().decorate(variable, spv::Decoration::DescriptorSet, {0});
+  builder().decorate(variable, spv::Decoration::Binding, {binding});
+  if (options_.debug_names) builder().name(variable, fmt::format("tic_{}{}", dim + 1, array ? "d_array" : "d"));
+  core_.interface_.push_back(variable);
+  return variable;
+}
+
+uint32_t GraphicsEmitter::emit_texture(const ir::Inst& inst) {
+  const auto descriptor = ir::TextureDescriptor::decode(inst.immediate);
+  const auto key = std::make_tuple(descriptor.without_component(), inst.args[0], inst.args[1], inst.args[2]);
+  if (last_texture_key_ && *last_texture_key_ == key) {
+    return builder().op(spv::Op::OpCompositeExtract, core_.u32_type(), {last_texture_result_, descriptor.component});
+  }
+  ModuleBuilder& b = builder();
+  const uint32_t u32 = core_.u32_type();
+  const uint32_t f32 = f32_type();
+  const auto dim = static_cast<uint32_t>(descriptor.dim);
+  const auto [handle, level] = pair_of(inst.args[0]);
+  const auto [x, y] = pair_of(inst.args[1]);
+  const auto [z, dref] = pair_of(inst.args[2]);
+  (void)dref;
+  if (descriptor.depth_compare) throw Error("graphics backend: depth-compare texture operations are not supported yet");
+
+  // Handle -> TIC and TSC indices, clamped to the arrays the runtime binds.
+  const uint32_t tic = b.ext(u32, GLSLstd450UMin, {core_.binary(spv::Op::OpBitwiseAnd, u32, handle, core_.const_u32(0xfffff)),
+                                                   core_.const_u32(options_.texture_header_slots - 1)});
+  const uint32_t image_ty = image_type(dim, descriptor.array);
+  const uint32_t image_pointer = b.op(spv::Op::OpAccessChain, b.type_pointer(spv::StorageClass::UniformConstant, image_ty),
+                                      {texture_variable(dim, descriptor.array), tic});
+  const uint32_t image = b.op(spv::Op::OpLoad, image_ty, {image_pointer});
+  const uint32_t vec4 = vec4_type();
+  const uint32_t uvec4 = b.type_vector(u32, 4);
+
+  const bool fetch = descriptor.kind == ir::TextureKind::fetch;
+  const bool query = descriptor.kind == ir::TextureKind::query_size;
+  uint32_t result = 0;
+  if (query) {
+    b.capability(spv::Capability::ImageQuery);
+    const uint32_t size_components = (dim == 0 ? 1 : dim == 2 ? 3 : 2) + (descriptor.array ? 1 : 0);
+    const uint32_t size_type = size_components == 1 ? u32 : b.type_vector(u32, size_components);
+    const uint32_t size = b.op(spv::Op::OpImageQuerySizeLod, size_type, {image, level});
+    const uint32_t levels = b.op(spv::Op::OpImageQueryLevels, u32, {image});
+    uint32_t parts[4] = {core_.const_u32(0), core_.const_u32(1), core_.const_u32(1), levels};
+    for (uint32_t i = 0; i < size_components && i < 3; ++i) {
+      parts[i] = size_components == 1 ? size : b.op(spv::Op::OpCompositeExtract, u32, {size, i});
+    }
+    result = b.op(spv::Op::OpCompositeConstruct, uvec4, {parts[0], parts[1], parts[2], parts[3]});
+  } else {
+    // Coordinates: floats for sampling, integers for fetches; the array layer is an integer register.
+    const uint32_t coord_type = fetch ? u32 : f32;
+    const auto coordinate = [&](uint32_t bits) { return fetch ? bits : b.op(spv::Op::OpBitcast, f32, {bits}); };
+    const auto layer = [&](uint32_t bits) { return fetch ? bits : b.op(spv::Op::OpConvertUToF, f32, {bits}); };
+    std::vector<uint32_t> parts{coordinate(x)};
+    if (dim >= 1) parts.push_back(coordinate(y));
+    if (dim >= 2) parts.push_back(coordinate(z));
+    if (descriptor.array) parts.push_back(layer(z));
+    if (descriptor.array && dim >= 2) throw Error("graphics backend: 3D/cube arrays are not supported yet");
+    uint32_t coords = parts[0];
+    if (parts.size() > 1) {
+      const uint32_t vector_type = b.type_vector(coord_type, static_cast<uint32_t>(parts.size()));
+      if (parts.size() == 2) coords = b.op(spv::Op::OpCompositeConstruct, vector_type, {parts[0], parts[1]});
+      else coords = b.op(spv::Op::OpCompositeConstruct, vector_type, {parts[0], parts[1], parts[2]});
+    }
+    if (fetch) {
+      const uint32_t texel = b.op(spv::Op::OpImageFetch, vec4, {image, coords, static_cast<uint32_t>(spv::ImageOperandsMask::Lod), level});
+      result = b.op(spv::Op::OpBitcast, uvec4, {texel});
+    } else {
+      if (samplers_ == 0) {
+        const uint32_t array = b.type_array(b.type(spv::Op::OpTypeSampler, {}), options_.sampler_slots);
+        samplers_ = b.variable(b.type_pointer(spv::StorageClass::UniformConstant, array), spv::StorageClass::UniformConstant);
+        b.decorate(samplers_, spv::Decoration::DescriptorSet, {0});
+        b.decorate(samplers_, spv::Decoration::Binding, {sampler_binding});
+        if (options_.debug_names) b.name(samplers_, "tsc");
+        core_.interface_.push_back(samplers_);
+      }
+      const uint32_t sampler_type = b.type(spv::Op::OpTypeSampler, {});
+      const uint32_t tsc = b.ext(u32, GLSLstd450UMin, {core_.binary(spv::Op::OpShiftRightLogical, u32, handle, core_.const_u32(20)),
+                                                       core_.const_u32(options_.sampler_slots - 1)});
+      const uint32_t sampler = b.op(spv::Op::OpLoad, sampler_type,
+                                    {b.op(spv::Op::OpAccessChain, b.type_pointer(spv::StorageClass::UniformConstant, sampler_type), {samplers_, tsc})});
+      const uint32_t sampled = b.op(spv::Op::OpSampledImage, b.type(spv::Op::OpTypeSampledImage, {image_ty}), {image, sampler});
+      const uint32_t level_f = b.op(spv::Op::OpBitcast, f32, {level});
+      uint32_t texel = 0;
+      const bool implicit = interface_.stage == GraphicsStage::fragment;
+      switch (descriptor.kind) {
+      case ir::TextureKind::sample:
+        texel = implicit ? b.op(spv::Op::OpImageSampleImplicitLod, vec4, {sampled, coords})
+                         : b.op(spv::Op::OpImageSampleExplicitLod, vec4, {sampled, coords, static_cast<uint32_t>(spv::ImageOperandsMask::Lod),
+                                                                          b.constant(f32, 0, 32)});
+        break;
+      case ir::TextureKind::sample_bias:
+        if (!implicit) throw Error("graphics backend: LOD bias outside a fragment program");
+        texel = b.op(spv::Op::OpImageSampleImplicitLod, vec4, {sampled, coords, static_cast<uint32_t>(spv::ImageOperandsMask::Bias), level_f});
+        break;
+      case ir::TextureKind::sample_lod:
+        texel = b.op(spv::Op::OpImageSampleExplicitLod, vec4, {sampled, coords, static_cast<uint32_t>(spv::ImageOperandsMask::Lod), level_f});
+        break;
+      case ir::TextureKind::gather:
+        texel = b.op(spv::Op::OpImageGather, vec4, {sampled, coords, core_.const_u32(descriptor.gather_component)});
+        break;
+      default: throw Error(fmt::format("graphics backend: texture operation {} is not supported", static_cast<int>(descriptor.kind)));
+      }
+      result = b.op(spv::Op::OpBitcast, uvec4, {texel});
+    }
+  }
+  last_texture_key_ = key;
+  last_texture_result_ = result;
+  return b.op(spv::Op::OpCompositeExtract, u32, {result, descriptor.component});
+}
+
+} // namespace kiln::spirv

@@ -1,0 +1,52 @@
+#pragma once
+// Internal to the graphics backend (emit_graphics*.cpp): the stage interface and resources around the compute
+// backend's ComputeEmitter, which emits the computing ops and the control flow.
+#include <map>
+#include <optional>
+
+#include "translator/spirv/compute_emitter.h"
+#include "translator/spirv/emit_graphics.h"
+
+namespace kiln::spirv {
+
+class GraphicsEmitter {
+public:
+  GraphicsEmitter(const ir::Function& function, const GraphicsInterface& interface, const GraphicsOptions& options);
+  std::vector<uint32_t> emit();
+
+private:
+  // emit_graphics.cpp
+  std::optional<uint32_t> emit_stage_op(const ir::Inst& inst);
+  void declare_interface();
+  uint32_t input_variable(uint32_t address);   ///< vec4 (or FragCoord) holding the attribute
+  uint32_t output_pointer(uint32_t address);   ///< pointer to the output component
+  uint32_t load_attribute(uint32_t address);
+  void store_attribute(uint32_t target, uint32_t value);
+  uint32_t load_const_bank(uint32_t bank, uint32_t offset);
+  uint32_t quad_lane();
+  // emit_graphics_texture.cpp
+  uint32_t emit_texture(const ir::Inst& inst);
+  uint32_t texture_variable(uint32_t dim, bool array);
+  uint32_t image_type(uint32_t dim, bool array);
+  std::pair<uint32_t, uint32_t> pair_of(ir::ValueId pack);
+
+  ModuleBuilder& builder() { return core_.builder_; }
+  uint32_t f32_type() { return builder().type_float(32); }
+  uint32_t vec4_type() { return builder().type_vector(f32_type(), 4); }
+
+  const ir::Function& function_;
+  GraphicsInterface interface_;
+  GraphicsOptions options_;
+  ComputeEmitter core_;
+  std::map<uint32_t, uint32_t> inputs_;     ///< location (or 0xffff: FragCoord) -> variable
+  std::map<uint32_t, uint32_t> outputs_;    ///< location / builtin key -> variable
+  std::map<uint32_t, uint32_t> banks_;      ///< bank -> variable
+  std::map<uint32_t, uint32_t> textures_;   ///< binding -> variable
+  uint32_t samplers_ = 0;
+  uint32_t bank_block_type_ = 0;
+  // The sample shared by the components of one texture instruction (consecutive Texture ops).
+  std::optional<std::tuple<uint64_t, ir::ValueId, ir::ValueId, ir::ValueId>> last_texture_key_;
+  uint32_t last_texture_result_ = 0;
+};
+
+} // namespace kiln::spirv

@@ -299,7 +299,7 @@ void Gpu::write_gp1(uint32_t word) {
 }
 
 uint32_t Gpu::gpustat() const {
-  const bool idle = words_.empty() && !in_polyline_ && !write_.active;
+  const bool idle = !command_pending();
   const bool ready_dma = true;
   uint32_t status = draw_.texpage_bits();
   status |= uint32_t{draw_.set_mask} << 11 | uint32_t{draw_.check_mask} << 12 | uint32_t{field_} << 13;

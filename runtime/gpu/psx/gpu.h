@@ -38,6 +38,8 @@ public:
 
   /// The command still waiting for words (a polyline waits for its terminator), if any.
   std::optional<PendingCommand> pending_command() const;
+  /// Cheap form of pending_command().has_value().
+  bool command_pending() const { return write_.active || in_polyline_ || !words_.empty(); }
   bool vram_read_pending() const { return read_.active; }
 
 private:

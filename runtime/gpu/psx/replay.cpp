@@ -69,7 +69,7 @@ void replay(Gpu& gpu, const std::vector<GpuWrite>& writes, const std::string& fi
       gpu.write_gp1(write.value);
       continue;
     }
-    if (!gpu.pending_command()) command_line = write.line;
+    if (!gpu.command_pending()) command_line = write.line;
     gpu.write_gp0(write.value);
     while (gpu.vram_read_pending()) gpu.read_gpuread();
   }

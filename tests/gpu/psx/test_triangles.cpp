@@ -142,3 +142,19 @@ TEST_CASE("the drawing offset moves and the drawing area clips polygons", "[psx]
   CHECK(h.count(2, 2, 6, 6, red) == 16);
   CHECK(h.count(0, 0, 16, 16, red) == 16);
 }
+
+TEST_CASE("primitives at the VRAM edges are clipped, never wrapped", "[psx][gpu][raster]") {
+  GpuHarness h;
+  // A 16x16 rectangle at (1020, 508): only its 4x4 pixels inside VRAM are drawn.
+  h.gp0({0x600000F8, h.xy(1020, 508), 0x00100010});
+  CHECK(h.count(0, 0, 1024, 512, red) == 4 * 4);
+  // Triangle (0,0) (100,0) (0,100) with drawing offset (1000,500), i.e. (1000,500) (1100,500) (1000,600) (the
+  // offset sum is not wrapped to 11 bits for polygons): rows 500..511 each span x = 1000..1023 inside VRAM (the
+  // edge is beyond x = 1088 there): 12 rows of 24, which include the rectangle. Nothing at the opposite edges.
+  h.gp0({0xE5000000 | 500u << 11 | 1000u, 0x200000F8, h.xy(0, 0), h.xy(100, 0), h.xy(0, 100), 0xE5000000});
+  CHECK(h.count(0, 0, 1024, 512, red) == 12 * 24);
+  CHECK(h.count(1000, 500, 1024, 512, red) == 12 * 24);
+  // A quad far in negative coordinates draws nothing.
+  h.gp0({0x280000F8, h.xy(-1000, -500), h.xy(-900, -500), h.xy(-1000, -400), h.xy(-900, -400)});
+  CHECK(h.count(0, 0, 1024, 512, red) == 12 * 24);
+}

@@ -86,6 +86,9 @@ TEST_CASE("the UNR table and the division steps", "[psx][gte][division]") {
   CHECK(kiln::psx::unr_table_entry(2) == 0xFB);
   CHECK(kiln::psx::unr_table_entry(3) == 0xF9);
   CHECK(kiln::psx::unr_table_entry(0x80) == 84);
+  CHECK(kiln::psx::unr_table_entry(0x40) == 0x99); // first entries of psx-spx's rows 40h, C0h, FFh
+  CHECK(kiln::psx::unr_table_entry(0xC0) == 0x24);
+  CHECK(kiln::psx::unr_table_entry(0xFF) == 0x00);
   CHECK(kiln::psx::unr_table_entry(0x100) == 0);
   // 100h / 200h: normalised d = 8000h, u = FFh + 101h = 200h, d = 10000h then 20000h: exactly 8000h (0.5).
   auto half = kiln::psx::gte_divide(0x100, 0x200);
@@ -100,4 +103,8 @@ TEST_CASE("the UNR table and the division steps", "[psx][gte][division]") {
   CHECK(over.quotient == 0x1FFFF);
   CHECK(over.overflow);
   CHECK_FALSE(kiln::psx::gte_divide(0xFFF, 0x800).overflow);
+  // psx-spx: FE3Fh / 7F20h comes out of the UNR steps as 20000h and is clamped to 1FFFFh without the flag.
+  auto clamped = kiln::psx::gte_divide(0xFE3F, 0x7F20);
+  CHECK(clamped.quotient == 0x1FFFF);
+  CHECK_FALSE(clamped.overflow);
 }

@@ -300,7 +300,9 @@ void Gpu::write_gp1(uint32_t word) {
 
 uint32_t Gpu::gpustat() const {
   const bool idle = !command_pending();
-  const bool ready_dma = true;
+  // "Write FIFO empty": commands run at once, so only parameters still being collected sit in the FIFO;
+  // CPU-to-VRAM data is consumed as it arrives.
+  const bool ready_dma = words_.empty() && !in_polyline_;
   uint32_t status = draw_.texpage_bits();
   status |= uint32_t{draw_.set_mask} << 11 | uint32_t{draw_.check_mask} << 12 | uint32_t{field_} << 13;
   status |= uint32_t{(display_.mode & 0x80) != 0} << 14 | uint32_t{draw_.texture_disable} << 15;

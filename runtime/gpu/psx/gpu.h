@@ -1,6 +1,7 @@
 #pragma once
 // The PS1 GPU as the CPU and DMA see it: GP0 (drawing and VRAM transfers), GP1 (control), GPUREAD and GPUSTAT.
-// Commands execute as soon as their last word arrives (the GPU is infinitely fast; no FIFO timing).
+// Commands execute as soon as their last word arrives (the GPU is infinitely fast; no FIFO timing), so
+// GPUSTAT's ready bits only drop while a command's parameters are being received.
 #include <cstdint>
 #include <memory>
 #include <optional>

@@ -44,8 +44,10 @@ TEST_CASE("GPUSTAT after reset and as the settings change", "[psx][gpu][gpustat]
   CHECK((status >> 23 & 1) == 0);
   CHECK((status >> 29 & 3) == 2);
   CHECK((status >> 25 & 1) == 1); // DMA request follows "ready for a DMA block" in that direction
-  gpu.write_gp0(0x20000000);      // a triangle's first word: no longer ready for a command
+  gpu.write_gp0(0x20000000);      // a triangle's first word: no longer ready for a command, FIFO not empty
   CHECK((gpu.gpustat() >> 26 & 1) == 0);
+  CHECK((gpu.gpustat() >> 28 & 1) == 0);
+  CHECK((gpu.gpustat() >> 25 & 1) == 0); // DMA direction 2 requests follow bit 28
   gpu.write_gp0(0x1F000000);      // ... (still inside the triangle)
   gpu.write_gp0(0);
   gpu.write_gp0(0);

@@ -1,0 +1,170 @@
+// The MIPS I (R3000A) encodings, from the MIPS R3000 instruction set as psx-spx "CPU Opcode Encoding" and the
+// MIPS32 manuals lay them out. One row per instruction; see encoding_table.h for the columns.
+#include "recompiler/isa/mips/encoding_table.h"
+
+#include <capstone/capstone.h>
+#include <fmt/format.h>
+
+#include <array>
+
+#include "runtime/base/error.h"
+
+namespace kiln::mips {
+namespace {
+
+constexpr uint32_t special(uint32_t funct) { return funct; }
+constexpr uint32_t primary(uint32_t op) { return op << 26; }
+constexpr uint32_t cop(uint32_t z, uint32_t rs) { return primary(0x10 | z) | rs << 21; }
+
+constexpr uint32_t special_loose = 0xFC00003F; // the R3000A looks at opcode and funct only
+constexpr uint32_t primary_only = 0xFC000000;
+constexpr uint32_t cop_move = 0xFFE00000;      // COPz opcode + rs sub-opcode
+
+using F = Form;
+using L = Flow;
+
+// clang-format off
+constexpr Encoding table[] = {
+  {Opcode::sll,   "sll",   special(0x00), special_loose, 0xFFE0003F, in_both, F::rd_rt_sa, L::none, {MIPS_INS_SLL, MIPS_INS_NOP, MIPS_INS_SSNOP, MIPS_INS_EHB}, false},
+  {Opcode::srl,   "srl",   special(0x02), special_loose, 0xFFE0003F, in_both, F::rd_rt_sa, L::none, {MIPS_INS_SRL}, false},
+  {Opcode::sra,   "sra",   special(0x03), special_loose, 0xFFE0003F, in_both, F::rd_rt_sa, L::none, {MIPS_INS_SRA}, false},
+  {Opcode::sllv,  "sllv",  special(0x04), special_loose, 0xFC0007FF, in_both, F::rd_rt_rs, L::none, {MIPS_INS_SLLV}, false},
+  {Opcode::srlv,  "srlv",  special(0x06), special_loose, 0xFC0007FF, in_both, F::rd_rt_rs, L::none, {MIPS_INS_SRLV}, false},
+  {Opcode::srav,  "srav",  special(0x07), special_loose, 0xFC0007FF, in_both, F::rd_rt_rs, L::none, {MIPS_INS_SRAV}, false},
+  {Opcode::jr,    "jr",    special(0x08), special_loose, 0xFC1FF83F, in_both, F::rs, L::jump_register, {MIPS_INS_JR, MIPS_INS_JR_HB}, false},
+  {Opcode::jalr,  "jalr",  special(0x09), special_loose, 0xFC1F003F, in_both, F::rd_rs, L::call_register, {MIPS_INS_JALR, MIPS_INS_JALR_HB}, false},
+  {Opcode::j,     "j",     primary(0x02), primary_only, primary_only, in_both, F::jump, L::jump, {MIPS_INS_J, MIPS_INS_B}, false},
+  {Opcode::jal,   "jal",   primary(0x03), primary_only, primary_only, in_both, F::jump, L::call, {MIPS_INS_JAL}, false},
+  {Opcode::beq,   "beq",   primary(0x04), primary_only, primary_only, in_both, F::rs_rt_offset, L::branch, {MIPS_INS_BEQ, MIPS_INS_B, MIPS_INS_BEQZ}, false},
+  {Opcode::bne,   "bne",   primary(0x05), primary_only, primary_only, in_both, F::rs_rt_offset, L::branch, {MIPS_INS_BNE, MIPS_INS_BNEZ}, false},
+  {Opcode::blez,  "blez",  primary(0x06), primary_only, 0xFC1F0000, in_both, F::rs_offset, L::branch, {MIPS_INS_BLEZ}, false},
+  {Opcode::bgtz,  "bgtz",  primary(0x07), primary_only, 0xFC1F0000, in_both, F::rs_offset, L::branch, {MIPS_INS_BGTZ}, false},
+  // REGIMM: MIPS32 has rt = 0 bltz, 1 bgez, 16 bltzal, 17 bgezal; the R3000A decodes any rt (bit 0, bits 1-4).
+  {Opcode::bcondz, "bcondz", primary(0x01), primary_only, 0xFC0E0000, in_both, F::rs_offset, L::branch, {MIPS_INS_BLTZ, MIPS_INS_BGEZ, MIPS_INS_BLTZAL, MIPS_INS_BGEZAL, MIPS_INS_BAL}, false},
+  {Opcode::syscall, "syscall", special(0x0C), special_loose, special_loose, in_both, F::code, L::trap, {MIPS_INS_SYSCALL}, false},
+  {Opcode::break_,  "break",   special(0x0D), special_loose, special_loose, in_both, F::code, L::trap, {MIPS_INS_BREAK}, false},
+  {Opcode::mfhi,  "mfhi",  special(0x10), special_loose, 0xFFFF07FF, in_both, F::rd, L::none, {MIPS_INS_MFHI}, false},
+  {Opcode::mthi,  "mthi",  special(0x11), special_loose, 0xFC1FFFFF, in_both, F::rs, L::none, {MIPS_INS_MTHI}, false},
+  {Opcode::mflo,  "mflo",  special(0x12), special_loose, 0xFFFF07FF, in_both, F::rd, L::none, {MIPS_INS_MFLO}, false},
+  {Opcode::mtlo,  "mtlo",  special(0x13), special_loose, 0xFC1FFFFF, in_both, F::rs, L::none, {MIPS_INS_MTLO}, false},
+  {Opcode::mult,  "mult",  special(0x18), special_loose, 0xFC00FFFF, in_both, F::rs_rt, L::none, {MIPS_INS_MULT}, false},
+  {Opcode::multu, "multu", special(0x19), special_loose, 0xFC00FFFF, in_both, F::rs_rt, L::none, {MIPS_INS_MULTU}, false},
+  {Opcode::div,   "div",   special(0x1A), special_loose, 0xFC00FFFF, in_both, F::rs_rt, L::none, {MIPS_INS_DIV}, false},
+  {Opcode::divu,  "divu",  special(0x1B), special_loose, 0xFC00FFFF, in_both, F::rs_rt, L::none, {MIPS_INS_DIVU}, false},
+  {Opcode::add,   "add",   special(0x20), special_loose, 0xFC0007FF, in_both, F::rd_rs_rt, L::none, {MIPS_INS_ADD}, false},
+  {Opcode::addu,  "addu",  special(0x21), special_loose, 0xFC0007FF, in_both, F::rd_rs_rt, L::none, {MIPS_INS_ADDU, MIPS_INS_MOVE}, false},
+  {Opcode::sub,   "sub",   special(0x22), special_loose, 0xFC0007FF, in_both, F::rd_rs_rt, L::none, {MIPS_INS_SUB, MIPS_INS_NEG}, false},
+  {Opcode::subu,  "subu",  special(0x23), special_loose, 0xFC0007FF, in_both, F::rd_rs_rt, L::none, {MIPS_INS_SUBU, MIPS_INS_NEGU}, false},
+  {Opcode::and_,  "and",   special(0x24), special_loose, 0xFC0007FF, in_both, F::rd_rs_rt, L::none, {MIPS_INS_AND}, false},
+  {Opcode::or_,   "or",    special(0x25), special_loose, 0xFC0007FF, in_both, F::rd_rs_rt, L::none, {MIPS_INS_OR, MIPS_INS_MOVE}, false},
+  {Opcode::xor_,  "xor",   special(0x26), special_loose, 0xFC0007FF, in_both, F::rd_rs_rt, L::none, {MIPS_INS_XOR}, false},
+  {Opcode::nor,   "nor",   special(0x27), special_loose, 0xFC0007FF, in_both, F::rd_rs_rt, L::none, {MIPS_INS_NOR, MIPS_INS_NOT}, false},
+  {Opcode::slt,   "slt",   special(0x2A), special_loose, 0xFC0007FF, in_both, F::rd_rs_rt, L::none, {MIPS_INS_SLT}, false},
+  {Opcode::sltu,  "sltu",  special(0x2B), special_loose, 0xFC0007FF, in_both, F::rd_rs_rt, L::none, {MIPS_INS_SLTU}, false},
+  {Opcode::addi,  "addi",  primary(0x08), primary_only, primary_only, in_both, F::rt_rs_imm, L::none, {MIPS_INS_ADDI}, false},
+  {Opcode::addiu, "addiu", primary(0x09), primary_only, primary_only, in_both, F::rt_rs_imm, L::none, {MIPS_INS_ADDIU, MIPS_INS_LI}, false},
+  {Opcode::slti,  "slti",  primary(0x0A), primary_only, primary_only, in_both, F::rt_rs_imm, L::none, {MIPS_INS_SLTI}, false},
+  {Opcode::sltiu, "sltiu", primary(0x0B), primary_only, primary_only, in_both, F::rt_rs_imm, L::none, {MIPS_INS_SLTIU}, false},
+  {Opcode::andi,  "andi",  primary(0x0C), primary_only, primary_only, in_both, F::rt_rs_imm, L::none, {MIPS_INS_ANDI}, false},
+  {Opcode::ori,   "ori",   primary(0x0D), primary_only, primary_only, in_both, F::rt_rs_imm, L::none, {MIPS_INS_ORI, MIPS_INS_LI}, false},
+  {Opcode::xori,  "xori",  primary(0x0E), primary_only, primary_only, in_both, F::rt_rs_imm, L::none, {MIPS_INS_XORI}, false},
+  {Opcode::lui,   "lui",   primary(0x0F), primary_only, 0xFFE00000, in_both, F::rt_imm, L::none, {MIPS_INS_LUI}, false},
+  {Opcode::lb,    "lb",    primary(0x20), primary_only, primary_only, in_both, F::rt_mem, L::none, {MIPS_INS_LB}, false},
+  {Opcode::lh,    "lh",    primary(0x21), primary_only, primary_only, in_both, F::rt_mem, L::none, {MIPS_INS_LH}, false},
+  {Opcode::lwl,   "lwl",   primary(0x22), primary_only, primary_only, in_both, F::rt_mem, L::none, {MIPS_INS_LWL}, false},
+  {Opcode::lw,    "lw",    primary(0x23), primary_only, primary_only, in_both, F::rt_mem, L::none, {MIPS_INS_LW}, false},
+  {Opcode::lbu,   "lbu",   primary(0x24), primary_only, primary_only, in_both, F::rt_mem, L::none, {MIPS_INS_LBU}, false},
+  {Opcode::lhu,   "lhu",   primary(0x25), primary_only, primary_only, in_both, F::rt_mem, L::none, {MIPS_INS_LHU}, false},
+  {Opcode::lwr,   "lwr",   primary(0x26), primary_only, primary_only, in_both, F::rt_mem, L::none, {MIPS_INS_LWR}, false},
+  {Opcode::sb,    "sb",    primary(0x28), primary_only, primary_only, in_both, F::rt_mem, L::none, {MIPS_INS_SB}, false},
+  {Opcode::sh,    "sh",    primary(0x29), primary_only, primary_only, in_both, F::rt_mem, L::none, {MIPS_INS_SH}, false},
+  {Opcode::swl,   "swl",   primary(0x2A), primary_only, primary_only, in_both, F::rt_mem, L::none, {MIPS_INS_SWL}, false},
+  {Opcode::sw,    "sw",    primary(0x2B), primary_only, primary_only, in_both, F::rt_mem, L::none, {MIPS_INS_SW}, false},
+  {Opcode::swr,   "swr",   primary(0x2E), primary_only, primary_only, in_both, F::rt_mem, L::none, {MIPS_INS_SWR}, false},
+  {Opcode::mfc0,  "mfc0",  cop(0, 0x00), cop_move, 0xFFE007FF, in_r3000, F::rt_cop_rd, L::none, {MIPS_INS_MFC0}, false},
+  {Opcode::mtc0,  "mtc0",  cop(0, 0x04), cop_move, 0xFFE007FF, in_r3000, F::rt_cop_rd, L::none, {MIPS_INS_MTC0}, false},
+  {Opcode::rfe,   "rfe",   cop(0, 0x10) | 0x10, 0xFE00003F, 0xFFFFFFFF, in_r3000, F::none, L::none, {}, true},
+  {Opcode::mfc2,  "mfc2",  cop(2, 0x00), cop_move, 0xFFE007FF, in_r3000, F::rt_cop_rd, L::none, {MIPS_INS_MFC2}, false},
+  {Opcode::cfc2,  "cfc2",  cop(2, 0x02), cop_move, 0xFFE007FF, in_r3000, F::rt_cop_rd, L::none, {}, true},
+  {Opcode::mtc2,  "mtc2",  cop(2, 0x04), cop_move, 0xFFE007FF, in_r3000, F::rt_cop_rd, L::none, {MIPS_INS_MTC2}, false},
+  {Opcode::ctc2,  "ctc2",  cop(2, 0x06), cop_move, 0xFFE007FF, in_r3000, F::rt_cop_rd, L::none, {}, true},
+  {Opcode::cop2,  "cop2",  primary(0x12) | 1u << 25, 0xFE000000, 0xFE000000, in_r3000, F::cop2_command, L::none, {}, true},
+  {Opcode::lwc2,  "lwc2",  primary(0x32), primary_only, primary_only, in_r3000, F::rt_mem, L::none, {MIPS_INS_LWC2}, false},
+  {Opcode::swc2,  "swc2",  primary(0x3A), primary_only, primary_only, in_r3000, F::rt_mem, L::none, {MIPS_INS_SWC2}, false},
+};
+// clang-format on
+
+constexpr bool table_in_opcode_order() {
+  for (size_t i = 0; i < std::size(table); ++i)
+    if (static_cast<size_t>(table[i].opcode) != i) return false;
+  return std::size(table) == static_cast<size_t>(Opcode::count);
+}
+static_assert(table_in_opcode_order(), "one row per Opcode, in r3000_instructions.h order");
+
+constexpr std::array<const char*, 32> register_names = {
+    "$zero", "$at", "$v0", "$v1", "$a0", "$a1", "$a2", "$a3", "$t0", "$t1", "$t2", "$t3", "$t4", "$t5", "$t6", "$t7",
+    "$s0",   "$s1", "$s2", "$s3", "$s4", "$s5", "$s6", "$s7", "$t8", "$t9", "$k0", "$k1", "$gp", "$sp", "$fp", "$ra"};
+
+} // namespace
+
+std::span<const Encoding> encodings() { return table; }
+
+const Encoding& encoding(Opcode opcode) {
+  const auto index = static_cast<size_t>(opcode);
+  if (index >= std::size(table)) throw Error(fmt::format("MIPS: no encoding for opcode {}", index));
+  return table[index];
+}
+
+const Encoding* match_encoding(uint32_t word, Variant variant) {
+  for (const Encoding& row : table)
+    if (row.matches(word, variant)) return &row;
+  return nullptr;
+}
+
+std::string format_instruction(const Encoding& row, uint32_t word, uint32_t address) {
+  const char* rs = register_names[(word >> 21) & 31];
+  const char* rt = register_names[(word >> 16) & 31];
+  const char* rd = register_names[(word >> 11) & 31];
+  const unsigned sa = (word >> 6) & 31;
+  const auto simm = static_cast<int16_t>(word & 0xFFFF);
+  const uint32_t branch = address + 4 + (static_cast<uint32_t>(static_cast<int32_t>(simm)) << 2);
+  const std::string_view m = row.mnemonic;
+  switch (row.form) {
+    case Form::rd_rt_sa: return fmt::format("{} {}, {}, {}", m, rd, rt, sa);
+    case Form::rd_rt_rs: return fmt::format("{} {}, {}, {}", m, rd, rt, rs);
+    case Form::rs: return fmt::format("{} {}", m, rs);
+    case Form::rd_rs: return fmt::format("{} {}, {}", m, rd, rs);
+    case Form::code: return fmt::format("{} {:#x}", m, (word >> 6) & 0xFFFFF);
+    case Form::rd: return fmt::format("{} {}", m, rd);
+    case Form::rs_rt: return fmt::format("{} {}, {}", m, rs, rt);
+    case Form::rd_rs_rt: return fmt::format("{} {}, {}, {}", m, rd, rs, rt);
+    case Form::rt_rs_imm: return fmt::format("{} {}, {}, {}", m, rt, rs, simm);
+    case Form::rt_imm: return fmt::format("{} {}, {:#x}", m, rt, word & 0xFFFF);
+    case Form::rs_rt_offset: return fmt::format("{} {}, {}, {:#x}", m, rs, rt, branch);
+    case Form::rs_offset: return fmt::format("{} {}, {:#x}", m, rs, branch);
+    case Form::jump: return fmt::format("{} {:#x}", m, ((address + 4) & 0xF0000000u) | (word & 0x03FFFFFFu) << 2);
+    case Form::rt_mem: return fmt::format("{} {}, {}({})", m, (row.opcode == Opcode::lwc2 || row.opcode == Opcode::swc2) ? fmt::format("${}", (word >> 16) & 31) : std::string(rt), simm, rs);
+    case Form::rt_cop_rd: return fmt::format("{} {}, ${}", m, rt, (word >> 11) & 31);
+    case Form::none: return std::string(m);
+    case Form::cop2_command: return fmt::format("{} {:#x}", m, word & 0x01FFFFFF);
+  }
+  return std::string(m);
+}
+
+uint32_t assemble(Opcode opcode, const Fields& f) {
+  const Encoding& row = encoding(opcode);
+  uint32_t word = row.match;
+  word |= (f.rs & 31) << 21 | (f.rt & 31) << 16 | (f.rd & 31) << 11 | (f.sa & 31) << 6;
+  switch (row.form) {
+    case Form::code: word |= (f.imm & 0xFFFFF) << 6; break;
+    case Form::jump: word |= f.imm & 0x03FFFFFF; break;
+    case Form::cop2_command: word |= f.imm & 0x01FFFFFF; break;
+    case Form::rt_rs_imm: case Form::rt_imm: case Form::rs_rt_offset: case Form::rs_offset: case Form::rt_mem:
+      word |= f.imm & 0xFFFF;
+      break;
+    default: break;
+  }
+  return word;
+}
+
+} // namespace kiln::mips

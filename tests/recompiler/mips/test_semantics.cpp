@@ -1,0 +1,187 @@
+// Short hand-assembled programs through the decoder and the step interpreter, with expectations derived by
+// hand from the R3000A rules (psx-spx "CPU Specifications"): load and branch delays, division results,
+// exceptions, unaligned word access, COP0 and COP2.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstring>
+#include <vector>
+
+#include "recompiler/isa/mips/decoder.h"
+#include "runtime/core/r3000_step.h"
+#include "runtime/platform/psx/gte/gte.h"
+
+using namespace kiln;
+using mips::assemble;
+using r3000::Opcode;
+using r3000::Variant;
+
+namespace {
+
+template <Variant V>
+struct RamBus {
+  static constexpr Variant variant = V;
+  std::array<uint8_t, 0x1000> ram{};
+  psx::Gte cop2;
+  uint8_t read8(uint32_t a) { return ram.at(a); }
+  uint16_t read16(uint32_t a) { return static_cast<uint16_t>(ram.at(a) | ram.at(a + 1) << 8); }
+  uint32_t read32(uint32_t a) { return read16(a) | uint32_t{read16(a + 2)} << 16; }
+  void write8(uint32_t a, uint8_t v) { ram.at(a) = v; }
+  void write16(uint32_t a, uint16_t v) { write8(a, static_cast<uint8_t>(v)); write8(a + 1, static_cast<uint8_t>(v >> 8)); }
+  void write32(uint32_t a, uint32_t v) { write16(a, static_cast<uint16_t>(v)); write16(a + 2, static_cast<uint16_t>(v >> 16)); }
+  psx::Gte& gte() { return cop2; }
+};
+
+/// Runs `program` (placed at 0x1000) until PC leaves it; returns the CPU.
+template <class Bus>
+void run(r3000::Cpu& c, Bus& bus, const std::vector<uint32_t>& program, size_t max_steps = 64) {
+  const mips::Decoder decoder(Bus::variant);
+  c.pc = 0x1000;
+  for (size_t i = 0; i < max_steps && c.pc >= 0x1000 && c.pc < 0x1000 + 4 * program.size(); ++i) {
+    const uint32_t word = program[(c.pc - 0x1000) / 4];
+    const mips::Instruction instruction = decoder.decode_or_throw(word, c.pc, "test");
+    r3000::step(c, bus, instruction.opcode, word);
+  }
+}
+
+constexpr uint32_t nop = 0;
+
+} // namespace
+
+TEST_CASE("r3000: a load is not visible to the next instruction; MIPS32r2 interlocks", "[mips][semantics]") {
+  const std::vector<uint32_t> program = {
+      assemble(Opcode::lw, {.rs = 0, .rt = 1, .imm = 0x100}),
+      assemble(Opcode::addu, {.rs = 1, .rt = 0, .rd = 2}), // sees the old $1
+      assemble(Opcode::addu, {.rs = 1, .rt = 0, .rd = 3}), // sees the loaded $1
+  };
+  {
+    r3000::Cpu c;
+    RamBus<Variant::r3000> bus;
+    bus.write32(0x100, 0x12345678);
+    c.gpr[1] = 0xAAAA;
+    run(c, bus, program);
+    CHECK(c.gpr[2] == 0xAAAA);
+    CHECK(c.gpr[3] == 0x12345678);
+  }
+  {
+    r3000::Cpu c;
+    RamBus<Variant::mips32r2> bus;
+    bus.write32(0x100, 0x12345678);
+    c.gpr[1] = 0xAAAA;
+    run(c, bus, program);
+    CHECK(c.gpr[2] == 0x12345678);
+  }
+}
+
+TEST_CASE("r3000: a write in the load delay slot wins over the load", "[mips][semantics]") {
+  r3000::Cpu c;
+  RamBus<Variant::r3000> bus;
+  bus.write32(0x100, 0x12345678);
+  run(c, bus, {assemble(Opcode::lw, {.rt = 1, .imm = 0x100}), assemble(Opcode::addiu, {.rt = 1, .imm = 5}), nop});
+  CHECK(c.gpr[1] == 5);
+}
+
+TEST_CASE("r3000: the branch delay slot runs before the branch lands", "[mips][semantics]") {
+  r3000::Cpu c;
+  RamBus<Variant::r3000> bus;
+  run(c, bus, {assemble(Opcode::beq, {.imm = 2}), assemble(Opcode::addiu, {.rt = 4, .imm = 1}),
+               assemble(Opcode::addiu, {.rt = 5, .imm = 1}), assemble(Opcode::addiu, {.rt = 6, .imm = 1})});
+  CHECK(c.gpr[4] == 1); // delay slot
+  CHECK(c.gpr[5] == 0); // skipped
+  CHECK(c.gpr[6] == 1); // target 0x100C
+  // jal links the address after the delay slot
+  r3000::Cpu d;
+  run(d, bus, {assemble(Opcode::jal, {.imm = 0x1010 >> 2}), nop});
+  CHECK(d.gpr[31] == 0x1008);
+  CHECK(d.pc == 0x1010);
+}
+
+TEST_CASE("r3000: division never traps and gives the documented results", "[mips][semantics]") {
+  struct Case { Opcode op; uint32_t n, d, lo, hi; };
+  const Case cases[] = {
+      {Opcode::div, static_cast<uint32_t>(-7), 2, static_cast<uint32_t>(-3), static_cast<uint32_t>(-1)},
+      {Opcode::div, 5, 0, 0xFFFFFFFF, 5},
+      {Opcode::div, static_cast<uint32_t>(-5), 0, 1, static_cast<uint32_t>(-5)},
+      {Opcode::div, 0x80000000, 0xFFFFFFFF, 0x80000000, 0},
+      {Opcode::divu, 5, 0, 0xFFFFFFFF, 5},
+      {Opcode::divu, 0xFFFFFFFF, 16, 0x0FFFFFFF, 15},
+  };
+  for (const Case& k : cases) {
+    r3000::Cpu c;
+    RamBus<Variant::r3000> bus;
+    c.gpr[1] = k.n;
+    c.gpr[2] = k.d;
+    run(c, bus, {assemble(k.op, {.rs = 1, .rt = 2})});
+    CHECK(c.lo == k.lo);
+    CHECK(c.hi == k.hi);
+  }
+  r3000::Cpu c;
+  RamBus<Variant::r3000> bus;
+  c.gpr[1] = 0x80000000;
+  c.gpr[2] = 0xFFFFFFFF;
+  run(c, bus, {assemble(Opcode::mult, {.rs = 1, .rt = 2})});
+  CHECK(c.lo == 0x80000000); // -2^31 * -1 = 2^31
+  CHECK(c.hi == 0);
+}
+
+TEST_CASE("r3000: overflow, syscall and RFE go through COP0", "[mips][semantics]") {
+  r3000::Cpu c;
+  RamBus<Variant::r3000> bus;
+  c.gpr[1] = 0x7FFFFFFF;
+  c.gpr[3] = 77;
+  c.cop0[r3000::cop0::status] = 0x1; // IEc
+  run(c, bus, {assemble(Opcode::add, {.rs = 1, .rt = 1, .rd = 3})}, 1);
+  CHECK(c.gpr[3] == 77); // no write on overflow
+  CHECK(c.pc == 0x80000080);
+  CHECK(c.cop0[r3000::cop0::epc] == 0x1000);
+  CHECK(((c.cop0[r3000::cop0::cause] >> 2) & 31) == 12);
+  CHECK(c.cop0[r3000::cop0::status] == 0x4); // IEc pushed to IEp
+
+  // syscall in a taken branch's delay slot: EPC is the branch, BD and BT set, TAR the target; BEV vectors to ROM.
+  r3000::Cpu d;
+  d.cop0[r3000::cop0::status] = r3000::cop0::status_bev;
+  run(d, bus, {assemble(Opcode::beq, {.imm = 4}), assemble(Opcode::syscall, {})}, 2);
+  CHECK(d.pc == 0xBFC00180);
+  CHECK(d.cop0[r3000::cop0::epc] == 0x1000);
+  CHECK(d.cop0[r3000::cop0::cause] == (r3000::cop0::cause_bd | r3000::cop0::cause_bt | 8u << 2));
+  CHECK(d.cop0[r3000::cop0::tar] == 0x1014);
+
+  r3000::Cpu e;
+  e.cop0[r3000::cop0::status] = 0x2C; // KUo IEp KUp... stack 10 11 00
+  run(e, bus, {assemble(Opcode::rfe, {})});
+  CHECK(e.cop0[r3000::cop0::status] == 0x2B); // pop: old pair stays, 10 10 11
+}
+
+TEST_CASE("r3000: LWR/LWL and SWR/SWL move an unaligned word", "[mips][semantics]") {
+  r3000::Cpu c;
+  RamBus<Variant::r3000> bus;
+  bus.write32(0x200, 0x332211FF);
+  bus.write32(0x204, 0xEEEEEE44);
+  c.gpr[6] = 0xA1B2C3D4;
+  run(c, bus, {assemble(Opcode::lwr, {.rt = 5, .imm = 0x201}), assemble(Opcode::lwl, {.rt = 5, .imm = 0x204}), nop,
+               assemble(Opcode::swr, {.rt = 6, .imm = 0x301}), assemble(Opcode::swl, {.rt = 6, .imm = 0x304})});
+  CHECK(c.gpr[5] == 0x44332211); // LWL merged with the LWR value still in flight
+  CHECK(bus.read32(0x300) == 0xB2C3D400);
+  CHECK(bus.read32(0x304) == 0x000000A1);
+}
+
+TEST_CASE("r3000: COP2 moves, commands and the coprocessor-usable bit", "[mips][semantics]") {
+  r3000::Cpu c;
+  RamBus<Variant::r3000> bus;
+  c.cop0[r3000::cop0::status] = r3000::cop0::status_cu2;
+  c.gpr[1] = 0x00010000; // SXY1 = (0, 1) ... as (x low, y high)
+  c.gpr[2] = 0x00000001; // (1, 0)
+  // NCLIP over SXY0 = (0,0), SXY1 = (1,0), SXY2 = (0,1): MAC0 = x0*y1 + x1*y2 + x2*y0 - x0*y2 - x1*y0 - x2*y1 = 1.
+  run(c, bus, {assemble(Opcode::mtc2, {.rt = 0, .rd = 12}), assemble(Opcode::mtc2, {.rt = 2, .rd = 13}),
+               assemble(Opcode::mtc2, {.rt = 1, .rd = 14}), assemble(Opcode::cop2, {.imm = 0x1400006}),
+               assemble(Opcode::mfc2, {.rt = 3, .rd = 24}), nop, assemble(Opcode::ctc2, {.rt = 2, .rd = 0}),
+               assemble(Opcode::cfc2, {.rt = 4, .rd = 0}), nop});
+  CHECK(c.gpr[3] == 1);
+  CHECK(c.gpr[4] == 1);
+
+  r3000::Cpu d; // CU2 clear
+  run(d, bus, {assemble(Opcode::mfc2, {.rt = 3, .rd = 24})}, 1);
+  CHECK(d.pc == 0x80000080);
+  CHECK(((d.cop0[r3000::cop0::cause] >> 2) & 31) == 11);
+  CHECK(((d.cop0[r3000::cop0::cause] >> 28) & 3) == 2);
+}

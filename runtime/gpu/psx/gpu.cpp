@@ -304,7 +304,9 @@ uint32_t Gpu::gpustat() const {
   // CPU-to-VRAM data is consumed as it arrives.
   const bool ready_dma = words_.empty() && !in_polyline_;
   uint32_t status = draw_.texpage_bits();
-  status |= uint32_t{draw_.set_mask} << 11 | uint32_t{draw_.check_mask} << 12 | uint32_t{field_} << 13;
+  // Bit 13 is the interlace field, or always 1 when not interlaced.
+  const bool field_bit = display_.interlaced() ? field_ : true;
+  status |= uint32_t{draw_.set_mask} << 11 | uint32_t{draw_.check_mask} << 12 | uint32_t{field_bit} << 13;
   status |= uint32_t{(display_.mode & 0x80) != 0} << 14 | uint32_t{draw_.texture_disable} << 15;
   status |= uint32_t{(display_.mode & 0x40) != 0} << 16 | uint32_t{display_.mode & 0x3Fu} << 17;
   status |= uint32_t{!display_.enabled} << 23 | uint32_t{irq_} << 24;

@@ -37,6 +37,10 @@ public:
   const DrawState& draw_state() const { return draw_; }
   const DisplayState& display() const { return display_; }
 
+  /// The interlace field being scanned out, for whoever models video timing (the default is field 1):
+  /// GPUSTAT bit 13 shows it in interlaced mode, and 480-line drawing skips that field's rows.
+  void set_interlace_field(bool field) { field_ = field; }
+
   /// The command still waiting for words (a polyline waits for its terminator), if any.
   std::optional<PendingCommand> pending_command() const;
   /// Cheap form of pending_command().has_value().

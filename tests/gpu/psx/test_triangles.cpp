@@ -158,3 +158,18 @@ TEST_CASE("primitives at the VRAM edges are clipped, never wrapped", "[psx][gpu]
   h.gp0({0x280000F8, h.xy(-1000, -500), h.xy(-900, -500), h.xy(-1000, -400), h.xy(-900, -400)});
   CHECK(h.count(0, 0, 1024, 512, red) == 12 * 24);
 }
+
+TEST_CASE("interlaced 480-line mode skips the displayed field's rows unless drawing to it is allowed",
+          "[psx][gpu][raster]") {
+  GpuHarness h;
+  h.gpu.write_gp1(0x08000024); // 480 lines, interlaced
+  // Field 1 (the default) with display start y = 0: rows whose parity equals (0 + !1) & 1 = 0 are on screen.
+  h.gp0({0x600000F8, h.xy(0, 0), 0x00040004});
+  for (int y = 0; y < 4; ++y) CHECK(h.count(0, y, 4, y + 1, red) == (y % 2 == 1 ? 4 : 0));
+  h.gpu.set_interlace_field(false); // now the odd rows are on screen
+  h.gp0({0x600000F8, h.xy(8, 0), 0x00040004});
+  for (int y = 0; y < 4; ++y) CHECK(h.count(8, y, 12, y + 1, red) == (y % 2 == 0 ? 4 : 0));
+  h.gp0({0xE1000400, 0x600000F8, h.xy(16, 0), 0x00040004}); // E1 bit 10: drawing to the display area allowed
+  CHECK(h.count(16, 0, 20, 4, red) == 16);
+  CHECK((h.gpu.gpustat() >> 13 & 1) == 0); // GPUSTAT shows the field while interlaced
+}

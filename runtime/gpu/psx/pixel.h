@@ -1,6 +1,8 @@
 #pragma once
 // What happens to one pixel on its way into VRAM: dithering, texture modulation, semi-transparency and the mask bit.
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "runtime/gpu/psx/draw_state.h"
@@ -40,20 +42,21 @@ constexpr uint16_t modulate(uint16_t texel, int r, int g, int b, int offset) {
 
 /// Semi-transparency of `front` over `back`, each channel in 5 bits; bit 15 of the result is `front`'s.
 constexpr uint16_t blend(SemiTransparency mode, uint16_t back, uint16_t front) {
-  uint16_t result = front & 0x8000;
-  for (int shift = 0; shift < 15; shift += 5) {
-    const int b = back >> shift & 0x1F, f = front >> shift & 0x1F;
-    int value = 0;
-    switch (mode) {
-      case SemiTransparency::average: value = (b + f) >> 1; break;
-      case SemiTransparency::add: value = b + f; break;
-      case SemiTransparency::subtract: value = b - f; break;
-      case SemiTransparency::add_quarter: value = b + (f >> 2); break;
+  const auto per_channel = [&](auto&& combine) {
+    uint16_t result = front & 0x8000;
+    for (int shift = 0; shift < 15; shift += 5) {
+      const int value = combine(back >> shift & 0x1F, front >> shift & 0x1F);
+      result = static_cast<uint16_t>(result | (value < 0 ? 0 : value > 31 ? 31 : value) << shift);
     }
-    value = value < 0 ? 0 : value > 31 ? 31 : value;
-    result = static_cast<uint16_t>(result | value << shift);
+    return result;
+  };
+  switch (mode) {
+    case SemiTransparency::average: return per_channel([](int b, int f) { return (b + f) >> 1; });
+    case SemiTransparency::add: return per_channel([](int b, int f) { return b + f; });
+    case SemiTransparency::subtract: return per_channel([](int b, int f) { return b - f; });
+    case SemiTransparency::add_quarter: break;
   }
-  return result;
+  return per_channel([](int b, int f) { return b + (f >> 2); });
 }
 
 /// Everything the pixel writer needs, fixed for one primitive.
@@ -71,6 +74,16 @@ struct PixelPipe {
     if (check_mask && (back & 0x8000)) return;
     if (semi_transparent) colour = blend(mode, back, colour);
     vram->pixels[index] = static_cast<uint16_t>((colour & 0x7FFF) | mask_or);
+  }
+
+  /// `count` pixels of one colour from (x, y) rightwards; x .. x+count-1 must lie inside 0..1023.
+  void plot_untextured_run(int x, int y, int count, uint16_t colour) const {
+    if (semi_transparent || check_mask) {
+      for (int i = 0; i < count; ++i) plot_untextured(x + i, y, colour);
+      return;
+    }
+    uint16_t* row = &vram->pixels[static_cast<size_t>(Vram::index(x, y))];
+    std::fill(row, row + count, static_cast<uint16_t>((colour & 0x7FFF) | mask_or));
   }
 
   /// Textured pixels blend only where the texel's bit 15 is set, and keep that bit.

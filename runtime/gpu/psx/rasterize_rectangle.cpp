@@ -32,7 +32,7 @@ void draw_rectangle(Vram& vram, const DrawState& state, const PrimitiveStyle& st
     const uint16_t colour = truncate_colour(uint32_t{corner.r} | uint32_t{corner.g} << 8 | uint32_t{corner.b} << 16);
     for (int32_t y = y_start; y < y_bound; ++y) {
       if (state.skips_row(y)) continue;
-      for (int32_t x = x_start; x < x_bound; ++x) pipe.plot_untextured(x, y, colour);
+      pipe.plot_untextured_run(x_start, y, x_bound - x_start, colour);
     }
     return;
   }

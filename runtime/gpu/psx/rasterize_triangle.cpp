@@ -133,6 +133,12 @@ private:
     Attributes at = origin_;
     at.add(step_x_, plane_x);
     at.add(step_y_, y);
+    if constexpr (!gouraud && !textured) {
+      // One colour for the whole primitive.
+      const auto channel = [&](uint32_t value) { return static_cast<int>(value >> fraction_bits) >> 3; };
+      pipe_.plot_untextured_run(x, y, width, rgb15(channel(at.r), channel(at.g), channel(at.b)));
+      return;
+    }
     const auto& dither_row = dither_matrix[static_cast<size_t>(y & 3)];
     for (; width > 0; --width, ++x, at.add(step_x_, 1)) {
       const int r = static_cast<int>(at.r >> fraction_bits), g = static_cast<int>(at.g >> fraction_bits),
@@ -143,10 +149,8 @@ private:
         if (texel == 0) continue;
         if (modulate_) texel = modulate(texel, r, g, b, offset);
         pipe_.plot_textured(x, y, texel);
-      } else if constexpr (gouraud) {
-        pipe_.plot_untextured(x, y, rgb15(to_5_bits(r, offset), to_5_bits(g, offset), to_5_bits(b, offset)));
       } else {
-        pipe_.plot_untextured(x, y, rgb15(r >> 3, g >> 3, b >> 3));
+        pipe_.plot_untextured(x, y, rgb15(to_5_bits(r, offset), to_5_bits(g, offset), to_5_bits(b, offset)));
       }
     }
   }

@@ -4,10 +4,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstring>
 
 #include "runtime/base/bits.h"
 #include "runtime/base/byte_reader.h"
 #include "runtime/base/error.h"
+#include "runtime/gpu/textures/formats/bc6h.h"
+#include "runtime/gpu/textures/formats/bc7.h"
+#include "runtime/gpu/textures/formats/bc_blocks.h"
 
 namespace kiln::textures {
 namespace {
@@ -62,6 +67,25 @@ void decode_channel(const uint8_t* data, uint8_t Texel::*channel, Block& out) {
   for (int i = 0; i < 16; ++i) out[i].*channel = values[(indices >> (3 * i)) & 7];
 }
 
+/// The BC4/BC5 SNORM channel block: signed endpoints (-128 reads as -127), e0 > e1 gives six interpolated
+/// values, else four and then -127 and 127. Interpolants are rounded to nearest, halves away from zero.
+void decode_signed_channel(const uint8_t* data, int8_t* channel) {
+  const int32_t e0 = std::max<int32_t>(static_cast<int8_t>(data[0]), -127);
+  const int32_t e1 = std::max<int32_t>(static_cast<int8_t>(data[1]), -127);
+  const auto divide = [](int32_t sum, int32_t by) { return sum >= 0 ? (sum + by / 2) / by : -((-sum + by / 2) / by); };
+  int32_t values[8] = {e0, e1};
+  if (e0 > e1) {
+    for (int32_t i = 1; i < 7; ++i) values[i + 1] = divide((7 - i) * e0 + i * e1, 7);
+  } else {
+    for (int32_t i = 1; i < 5; ++i) values[i + 1] = divide((5 - i) * e0 + i * e1, 5);
+    values[6] = -127;
+    values[7] = 127;
+  }
+  uint64_t indices = 0;
+  for (int i = 0; i < 6; ++i) indices |= uint64_t{data[2 + i]} << (8 * i);
+  for (int i = 0; i < 16; ++i) channel[i * 4] = static_cast<int8_t>(values[(indices >> (3 * i)) & 7]);
+}
+
 void decode_block(BcFormat format, const uint8_t* data, Block& out) {
   switch (format) {
   case BcFormat::bc1: decode_colour(data, true, out); break;
@@ -78,12 +102,33 @@ void decode_block(BcFormat format, const uint8_t* data, Block& out) {
     decode_channel(data, &Texel::r, out);
     decode_channel(data + 8, &Texel::g, out);
     break;
+  default: break;
   }
+}
+
+bool is_snorm(BcFormat format) { return format == BcFormat::bc4_snorm || format == BcFormat::bc5_snorm; }
+bool is_bc6h(BcFormat format) { return format == BcFormat::bc6h_ufloat || format == BcFormat::bc6h_sfloat; }
+
+/// A half-float bit pattern to float (for the RGBA8 preview of BC6H).
+float half_to_float(uint16_t half) {
+  const uint32_t exponent = (half >> 10) & 31, mantissa = half & 1023;
+  float magnitude = 0;
+  if (exponent == 0) magnitude = std::ldexp(static_cast<float>(mantissa), -24);
+  else if (exponent == 31) magnitude = mantissa == 0 ? INFINITY : NAN;
+  else magnitude = std::ldexp(static_cast<float>(mantissa | 1024), static_cast<int>(exponent) - 25);
+  return half & 0x8000 ? -magnitude : magnitude;
+}
+
+uint8_t unit_to_byte(float value) {
+  if (!(value > 0)) return 0; // negatives and NaN
+  return value >= 1 ? 255 : static_cast<uint8_t>(value * 255 + 0.5f);
 }
 
 } // namespace
 
-uint32_t bc_block_bytes(BcFormat format) { return format == BcFormat::bc1 || format == BcFormat::bc4 ? 8 : 16; }
+uint32_t bc_block_bytes(BcFormat format) {
+  return format == BcFormat::bc1 || format == BcFormat::bc4 || format == BcFormat::bc4_snorm ? 8 : 16;
+}
 
 uint64_t bc_data_size(BcFormat format, uint32_t width, uint32_t height) {
   return div_ceil(width, 4) * div_ceil(height, 4) * bc_block_bytes(format);
@@ -97,28 +142,65 @@ BcFormat parse_bc_format(const std::string& name) {
   if (lower == "bc3") return BcFormat::bc3;
   if (lower == "bc4") return BcFormat::bc4;
   if (lower == "bc5") return BcFormat::bc5;
-  throw Error("unknown BC format '" + name + "' (bc1 .. bc5)");
+  if (lower == "bc4_snorm") return BcFormat::bc4_snorm;
+  if (lower == "bc5_snorm") return BcFormat::bc5_snorm;
+  if (lower == "bc6h" || lower == "bc6h_ufloat") return BcFormat::bc6h_ufloat;
+  if (lower == "bc6h_sfloat") return BcFormat::bc6h_sfloat;
+  if (lower == "bc7") return BcFormat::bc7;
+  throw Error("unknown BC format '" + name + "' (bc1 .. bc5, bc4_snorm, bc5_snorm, bc6h, bc6h_sfloat, bc7)");
+}
+
+std::vector<int8_t> decode_bc_snorm(BcFormat format, uint32_t width, uint32_t height,
+                                    std::span<const uint8_t> blocks, const std::string& name) {
+  if (!is_snorm(format)) throw Error(in_file(name), "decode_bc_snorm needs bc4_snorm or bc5_snorm");
+  using Snorm = std::array<int8_t, 4>;
+  const std::vector<Snorm> texels = decode_block_grid<Snorm>(
+      width, height, bc_block_bytes(format), blocks, name, [format](const uint8_t* data, std::array<Snorm, 16>& out) {
+        out.fill(Snorm{0, 0, 0, 127});
+        decode_signed_channel(data, &out[0][0]);
+        if (format == BcFormat::bc5_snorm) decode_signed_channel(data + 8, &out[0][1]);
+      });
+  std::vector<int8_t> result(texels.size() * 4);
+  std::memcpy(result.data(), texels.data(), result.size());
+  return result;
+}
+
+std::vector<uint16_t> decode_bc6h(BcFormat format, uint32_t width, uint32_t height, std::span<const uint8_t> blocks,
+                                  const std::string& name) {
+  if (!is_bc6h(format)) throw Error(in_file(name), "decode_bc6h needs bc6h_ufloat or bc6h_sfloat");
+  const bool is_signed = format == BcFormat::bc6h_sfloat;
+  const std::vector<Rgba16f> texels = decode_block_grid<Rgba16f>(
+      width, height, 16, blocks, name,
+      [is_signed](const uint8_t* data, std::array<Rgba16f, 16>& out) { decode_bc6h_block(data, is_signed, out); });
+  std::vector<uint16_t> result(texels.size() * 4);
+  std::memcpy(result.data(), texels.data(), result.size() * 2);
+  return result;
 }
 
 RgbaImage decode_bc(BcFormat format, uint32_t width, uint32_t height, std::span<const uint8_t> blocks,
                     const std::string& name) {
-  if (width == 0 || height == 0 || width > 65536 || height > 65536) {
-    throw Error(in_file(name), fmt::format("BC image of {}x{} texels (each side must be 1..65536)", width, height));
-  }
-  const std::span<const uint8_t> data = ByteReader(blocks, name).span_at(0, bc_data_size(format, width, height));
-  RgbaImage image{width, height, std::vector<uint8_t>(size_t{width} * height * 4)};
-  const uint32_t block_bytes = bc_block_bytes(format);
-  size_t offset = 0;
-  for (uint32_t by = 0; by < height; by += 4) {
-    for (uint32_t bx = 0; bx < width; bx += 4, offset += block_bytes) {
+  RgbaImage image{width, height, {}};
+  image.pixels.reserve(size_t{width} * height * 4);
+  if (is_snorm(format)) {
+    for (const int8_t value : decode_bc_snorm(format, width, height, blocks, name)) {
+      image.pixels.push_back(static_cast<uint8_t>(((value + 127) * 255 + 127) / 254)); // -1..1 -> 0..255
+    }
+  } else if (is_bc6h(format)) {
+    for (const uint16_t value : decode_bc6h(format, width, height, blocks, name)) {
+      image.pixels.push_back(unit_to_byte(half_to_float(value)));
+    }
+  } else if (format == BcFormat::bc7) {
+    for (const Rgba8& texel : decode_block_grid<Rgba8>(width, height, 16, blocks, name, decode_bc7_block)) {
+      image.pixels.insert(image.pixels.end(), texel.begin(), texel.end());
+    }
+  } else {
+    const auto decode = [format](const uint8_t* data, std::array<Texel, 16>& out) {
       Block block{};
-      decode_block(format, data.data() + offset, block);
-      for (uint32_t y = 0; y < 4 && by + y < height; ++y)
-        for (uint32_t x = 0; x < 4 && bx + x < width; ++x) {
-          const Texel& t = block[y * 4 + x];
-          uint8_t* p = &image.pixels[(size_t{by + y} * width + bx + x) * 4];
-          p[0] = t.r, p[1] = t.g, p[2] = t.b, p[3] = t.a;
-        }
+      decode_block(format, data, block);
+      std::copy(std::begin(block), std::end(block), out.begin());
+    };
+    for (const Texel& t : decode_block_grid<Texel>(width, height, bc_block_bytes(format), blocks, name, decode)) {
+      image.pixels.insert(image.pixels.end(), {t.r, t.g, t.b, t.a});
     }
   }
   return image;

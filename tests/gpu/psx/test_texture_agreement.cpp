@@ -16,7 +16,8 @@ TEST_CASE("rasterizer texel fetch agrees with the texture library's PS1 decoder"
   int compared = 0;
   for (int primitive = 0; primitive < 300; ++primitive) {
     kiln::psx::DrawState state;
-    state.apply_draw_mode(static_cast<uint32_t>(random()) & 0x1FF & ~(3u << 7) | (random() % 3) << 7, false, false);
+    const uint32_t page_bits = static_cast<uint32_t>(random()) & 0x1FF & ~(3u << 7);
+    state.apply_draw_mode(page_bits | static_cast<uint32_t>(random() % 3) << 7, false, false);
     state.apply_texture_window(static_cast<uint32_t>(random()) & 0xFFFFF);
     const auto clut = static_cast<uint16_t>(random() & 0x7FFF);
     const kiln::psx::TextureSampler sampler(vram, state, clut);

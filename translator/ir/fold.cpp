@@ -73,6 +73,12 @@ private:
       if (is_const(inst.args[1], ones)) return inst.args[0];
       if (is_const(inst.args[0], ones)) return inst.args[1];
       return no_value;
+    case Op::Bitcast: {
+      // Bitcast(Bitcast(x)) back to x's type: guest registers hold floats as bits, so lowering makes many.
+      const Inst& source = function_.insts[inst.args[0]];
+      if (source.op == Op::Bitcast && function_.insts[source.args[0]].type == inst.type) return source.args[0];
+      return no_value;
+    }
     case Op::Select:
       if (function_.insts[inst.args[0]].op == Op::Const) return function_.insts[inst.args[0]].immediate ? inst.args[1] : inst.args[2];
       if (inst.args[1] == inst.args[2]) return inst.args[1];

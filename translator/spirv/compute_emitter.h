@@ -56,6 +56,8 @@ private:
   uint32_t emit_memory(const ir::Inst& inst);
   uint32_t emit_special(const ir::Inst& inst);
   uint32_t emit_warp(const ir::Inst& inst);
+  uint32_t warp_slot(uint32_t index);
+  void clear_warp_slot();
   uint32_t global_pointer(uint32_t address, uint32_t pointee_type);
   uint32_t shared_word_pointer(uint32_t word_index);
   uint32_t load_subword(uint32_t word, uint32_t byte_offset, ir::MemoryWidth width);

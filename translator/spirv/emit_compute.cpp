@@ -5,6 +5,8 @@
 // `pending_jump_`, breaks out, and each construct it crosses re-dispatches at its merge.
 #include "translator/spirv/compute_emitter.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "runtime/base/error.h"
@@ -199,6 +201,11 @@ std::vector<uint32_t> ComputeEmitter::emit() {
   const uint32_t start = builder_.new_id();
   terminate(spv::Op::OpBranch, {start});
   start_block(start);
+  if (options_.warp_model == WarpModel::Emulated) {
+    const bool uses_warp = std::any_of(function_.insts.begin(), function_.insts.end(),
+                                       [](const ir::Inst& inst) { return inst.op == ir::Op::Shuffle || inst.op == ir::Op::Ballot; });
+    if (uses_warp) clear_warp_slot();
+  }
   emit_block(function_.body);
   if (!terminated_) terminate(spv::Op::OpReturn, {});
   builder_.op_void(spv::Op::OpFunctionEnd, {});

@@ -130,7 +130,7 @@ uint32_t GraphicsEmitter::load_const_bank(uint32_t bank, uint32_t offset) {
       builder().member_decorate(bank_block_type_, 0, spv::Decoration::Offset, {0});
     }
     variable = builder().variable(builder().type_pointer(spv::StorageClass::Uniform, bank_block_type_), spv::StorageClass::Uniform);
-    builder().decorate(variable, spv::Decoration::DescriptorSet, {0});
+    builder().decorate(variable, spv::Decoration::DescriptorSet, {options_.descriptor_set});
     builder().decorate(variable, spv::Decoration::Binding, {graphics_const_bank_binding(bank)});
     if (options_.debug_names) builder().name(variable, fmt::format("c{}", bank));
     core_.interface_.push_back(variable);

@@ -3,7 +3,7 @@
 // (translator/ir/ops_graphics.inc) are lowered here; every computing op and the structured control flow come
 // from the compute backend, so an op means the same in every stage.
 //
-// Resources, all in descriptor set 0:
+// Resources, all in descriptor set GraphicsOptions::descriptor_set (0 unless chosen):
 //   binding b (0-17)       uniform buffer: constant bank c[b] (64 KiB, read as 32-bit words)
 //   binding 20 + 2*dim + array  sampled-image arrays indexed by the texture header (TIC) index of a handle
 //                          (dim: 0 = 1D, 1 = 2D, 2 = 3D, 3 = cube)
@@ -32,6 +32,9 @@ struct GraphicsOptions {
   bool zero_registers = false;
   uint32_t texture_header_slots = 64; ///< TIC indices are clamped to the arrays' size
   uint32_t sampler_slots = 32;
+  /// Descriptor set of every resource: the 3D class binds constant buffers and textures per stage, so a runtime
+  /// gives each stage its own set (the same bank number can hold different data in two stages).
+  uint32_t descriptor_set = 0;
   bool debug_names = true;
 };
 

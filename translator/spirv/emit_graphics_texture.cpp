@@ -32,7 +32,7 @@ uint32_t GraphicsEmitter::texture_variable(uint32_t dim, bool array) {
   if (variable != 0) return variable;
   const uint32_t slots = builder().type_array(image_type(dim, array), options_.texture_header_slots);
   variable = builder().variable(builder().type_pointer(spv::StorageClass::UniformConstant, slots), spv::StorageClass::UniformConstant);
-  builder().decorate(variable, spv::Decoration::DescriptorSet, {0});
+  builder().decorate(variable, spv::Decoration::DescriptorSet, {options_.descriptor_set});
   builder().decorate(variable, spv::Decoration::Binding, {binding});
   if (options_.debug_names) builder().name(variable, fmt::format("tic_{}{}", dim + 1, array ? "d_array" : "d"));
   core_.interface_.push_back(variable);
@@ -102,7 +102,7 @@ uint32_t GraphicsEmitter::emit_texture(const ir::Inst& inst) {
       if (samplers_ == 0) {
         const uint32_t array = b.type_array(b.type(spv::Op::OpTypeSampler, {}), options_.sampler_slots);
         samplers_ = b.variable(b.type_pointer(spv::StorageClass::UniformConstant, array), spv::StorageClass::UniformConstant);
-        b.decorate(samplers_, spv::Decoration::DescriptorSet, {0});
+        b.decorate(samplers_, spv::Decoration::DescriptorSet, {options_.descriptor_set});
         b.decorate(samplers_, spv::Decoration::Binding, {sampler_binding});
         if (options_.debug_names) b.name(samplers_, "tsc");
         core_.interface_.push_back(samplers_);

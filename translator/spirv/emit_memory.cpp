@@ -244,19 +244,14 @@ uint32_t ComputeEmitter::emit_warp(const ir::Inst& inst) {
     return builder_.op(spv::Op::OpCompositeExtract, u32_type(), {ballot, 0});
   }
   // Emulated warp: each lane publishes its value in workgroup memory, a barrier makes it visible, lanes read
-  // their warp's slots, and a second barrier keeps the next warp operation from overwriting them too early.
-  // Every invocation of the workgroup must reach the operation (as __shfl_sync/__ballot_sync with a full mask).
-  if (warp_scratch_ == 0) {
-    const uint32_t array = builder_.type_array(u32_type(), max_workgroup_invocations);
-    warp_scratch_ = builder_.variable(builder_.type_pointer(spv::StorageClass::Workgroup, array), spv::StorageClass::Workgroup);
-    if (options_.debug_names) builder_.name(warp_scratch_, "warp_exchange");
-    interface_.push_back(warp_scratch_);
-  }
-  const uint32_t word_pointer = builder_.type_pointer(spv::StorageClass::Workgroup, u32_type());
-  const auto slot = [&](uint32_t index) { return builder_.op(spv::Op::OpAccessChain, word_pointer, {warp_scratch_, index}); };
+  // their warp's slots, a second barrier keeps the next warp operation from overwriting them too early, and
+  // each lane clears its slot again: lanes that do not take part (exited, or on the other side of a branch)
+  // then count as zero in a ballot, so ballots and votes see exactly the active lanes. Invocations that have
+  // not exited must all reach the operation (barriers); exited ones are left out.
   const uint32_t index = invocation_index();
   const uint32_t lane = binary(spv::Op::OpBitwiseAnd, u32_type(), index, const_u32(31));
   const uint32_t warp_base = binary(spv::Op::OpBitwiseAnd, u32_type(), index, const_u32(~31u));
+  const auto slot = [&](uint32_t i) { return warp_slot(i); };
   uint32_t result = 0;
   if (inst.op == Op::Shuffle) {
     builder_.op_void(spv::Op::OpStore, {slot(index), value(inst.args[0])});
@@ -281,7 +276,24 @@ uint32_t ComputeEmitter::emit_warp(const ir::Inst& inst) {
     }
   }
   workgroup_barrier();
+  builder_.op_void(spv::Op::OpStore, {slot(index), const_u32(0)});
   return result;
+}
+
+uint32_t ComputeEmitter::warp_slot(uint32_t index) {
+  if (warp_scratch_ == 0) {
+    const uint32_t array = builder_.type_array(u32_type(), max_workgroup_invocations);
+    warp_scratch_ = builder_.variable(builder_.type_pointer(spv::StorageClass::Workgroup, array), spv::StorageClass::Workgroup);
+    if (options_.debug_names) builder_.name(warp_scratch_, "warp_exchange");
+    interface_.push_back(warp_scratch_);
+  }
+  return builder_.op(spv::Op::OpAccessChain, builder_.type_pointer(spv::StorageClass::Workgroup, u32_type()), {warp_scratch_, index});
+}
+
+void ComputeEmitter::clear_warp_slot() {
+  // Workgroup memory starts undefined: every lane clears its slot once before any warp operation.
+  builder_.op_void(spv::Op::OpStore, {warp_slot(invocation_index()), const_u32(0)});
+  workgroup_barrier();
 }
 
 } // namespace kiln::spirv

@@ -177,7 +177,9 @@ void Lowerer::lower_instruction(const Instruction& instruction) {
   case Opcode::BSYNC:
   case Opcode::WARPSYNC:
   case Opcode::BRA:
-  case Opcode::EXIT: return;
+  case Opcode::EXIT:
+  case Opcode::CALL:
+  case Opcode::RET: return; // block terminators: the CFG handles them
   default: break;
   }
   const auto body = [&] {
@@ -193,23 +195,72 @@ void Lowerer::lower_instruction(const Instruction& instruction) {
   else body();
 }
 
+uint32_t Lowerer::return_dispatch(const Instruction& instruction, const std::vector<uint64_t>& return_sites,
+                                  const std::map<uint64_t, uint32_t>& leaders, std::vector<ir::CfgBlock>& blocks, uint32_t exit_block) {
+  // A chain of blocks comparing the return address with each call site's; no match ends the invocation.
+  const Operand* address = nullptr;
+  for (const Operand& candidate : instruction.operands) {
+    if (candidate.kind == OperandKind::gpr) address = &candidate;
+  }
+  if (!address) unsupported(instruction, "return without an address register");
+  ir::Block* saved = b_.block();
+  uint32_t next = exit_block;
+  for (auto site = return_sites.rbegin(); site != return_sites.rend(); ++site) {
+    ir::Block code;
+    b_.set_block(&code);
+    ir::CfgBlock test{.guest_address = instruction.offset, .exit = ir::CfgBlock::Exit::Branch};
+    test.condition = b_.op(Op::IEq, read_gpr(static_cast<uint8_t>(address->index)), u32(static_cast<uint32_t>(*site)));
+    test.target = leaders.at(*site);
+    test.fallthrough = next;
+    test.body = std::move(code.nodes);
+    blocks.push_back(std::move(test));
+    next = static_cast<uint32_t>(blocks.size() - 1);
+  }
+  b_.set_block(saved);
+  return next;
+}
+
+const Operand& Lowerer::branch_target(const Instruction& instruction) const {
+  for (const Operand& candidate : instruction.operands) {
+    if (candidate.kind == OperandKind::branch_target) return candidate;
+  }
+  unsupported(instruction, "branch without a target");
+}
+
+const Operand* Lowerer::branch_condition(const Instruction& instruction) const {
+  // BRA and EXIT carry a condition of their own besides the guard ("@!P0 BRA P2, 0x1a0"); PT when absent.
+  for (const Operand& candidate : instruction.operands) {
+    if (candidate.kind == OperandKind::predicate && !(candidate.index == kPT && !candidate.invert)) return &candidate;
+  }
+  return nullptr;
+}
+
 ir::Function Lowerer::run() {
   // Basic blocks start at the entry, at branch targets and after branches and exits.
   std::map<uint64_t, uint32_t> leaders{{0, 0}};
+  // Subroutines (the slow paths of division and square root) are inlined: CALL jumps to them, and RET jumps
+  // to the call site whose return address (set by the caller in a register) matches.
+  std::map<uint64_t, std::vector<uint64_t>> return_sites; // subroutine entry -> call sites' return addresses
   const uint64_t code_end = code_.empty() ? 0 : code_.back().offset + 16;
   for (const Instruction& instruction : code_) {
     if (instruction.opcode == Opcode::BRA) {
-      const Operand& target = operand(instruction, 0);
+      const Operand& target = branch_target(instruction);
       if (target.kind != OperandKind::branch_target || target.value < 0 || static_cast<uint64_t>(target.value) >= code_end ||
           target.value % 16 != 0) {
         unsupported(instruction, "branch target outside the kernel");
       }
       leaders.emplace(static_cast<uint64_t>(target.value), 0);
     }
-    if (instruction.opcode == Opcode::CALL || instruction.opcode == Opcode::RET) {
-      unsupported(instruction, "subroutine calls are not translated yet");
+    if (instruction.opcode == Opcode::CALL) {
+      if (instruction.is_predicated()) unsupported(instruction, "predicated calls are not translated yet");
+      leaders.emplace(static_cast<uint64_t>(branch_target(instruction).value), 0);
+      return_sites[static_cast<uint64_t>(branch_target(instruction).value)].push_back(instruction.offset + 16);
     }
-    if (instruction.opcode == Opcode::BRA || instruction.opcode == Opcode::EXIT) leaders.emplace(instruction.offset + 16, 0);
+    if (instruction.opcode == Opcode::RET && instruction.is_predicated()) unsupported(instruction, "predicated returns are not translated yet");
+    if (instruction.opcode == Opcode::BRA || instruction.opcode == Opcode::EXIT || instruction.opcode == Opcode::CALL ||
+        instruction.opcode == Opcode::RET) {
+      leaders.emplace(instruction.offset + 16, 0);
+    }
   }
   std::vector<uint64_t> starts;
   for (auto& [offset, index] : leaders) {
@@ -236,11 +287,21 @@ ir::Function Lowerer::run() {
       lower_instruction(instruction);
       const bool last = instruction.offset + 16 == end;
       if (!last) continue;
-      if (instruction.opcode == Opcode::BRA || instruction.opcode == Opcode::EXIT) {
-        const uint32_t target = instruction.opcode == Opcode::BRA ? leaders.at(static_cast<uint64_t>(operand(instruction, 0).value)) : exit_block;
-        if (instruction.is_predicated()) {
+      if (instruction.opcode == Opcode::CALL) {
+        out.target = leaders.at(static_cast<uint64_t>(branch_target(instruction).value));
+      } else if (instruction.opcode == Opcode::RET) {
+        // ptxas lays subroutines out one after another: a RET belongs to the nearest entry before it.
+        auto subroutine = return_sites.upper_bound(instruction.offset);
+        if (subroutine == return_sites.begin()) unsupported(instruction, "return outside a subroutine");
+        const uint32_t dispatch = return_dispatch(instruction, std::prev(subroutine)->second, leaders, blocks, exit_block);
+        blocks[block].target = dispatch; // return_dispatch appends to `blocks`: `out` may have moved
+      } else if (instruction.opcode == Opcode::BRA || instruction.opcode == Opcode::EXIT) {
+        const uint32_t target = instruction.opcode == Opcode::BRA ? leaders.at(static_cast<uint64_t>(branch_target(instruction).value)) : exit_block;
+        const Operand* condition = branch_condition(instruction);
+        if (instruction.is_predicated() || condition) {
           out.exit = ir::CfgBlock::Exit::Branch;
           out.condition = guard_condition(instruction);
+          if (condition) out.condition = b_.op(Op::LAnd, out.condition, read_predicate(*condition));
           out.target = target;
           out.fallthrough = next;
         } else if (instruction.opcode == Opcode::EXIT) {
@@ -250,7 +311,7 @@ ir::Function Lowerer::run() {
         }
       }
     }
-    out.body = std::move(code.nodes);
+    blocks[block].body = std::move(code.nodes);
   }
   ir::structurize(function_, std::move(blocks), fmt::format("{}: kernel {}", file_, kernel_.name));
   ir::run_passes(function_);

@@ -1,9 +1,11 @@
 #pragma once
 // Internal to the SM86 lowering: the state shared by the lower_*.cpp files.
+#include <map>
 #include <optional>
 #include <unordered_map>
 
 #include "translator/ir/builder.h"
+#include "translator/ir/structurize.h"
 #include "translator/sass/sm86/lower.h"
 
 namespace kiln::sass::sm86 {
@@ -20,6 +22,10 @@ private:
   void lower_instruction(const Instruction& instruction);
   [[noreturn]] void unsupported(const Instruction& instruction, const std::string& what) const;
   const Operand& operand(const Instruction& instruction, size_t index) const;
+  const Operand& branch_target(const Instruction& instruction) const;
+  const Operand* branch_condition(const Instruction& instruction) const;
+  uint32_t return_dispatch(const Instruction& instruction, const std::vector<uint64_t>& return_sites,
+                           const std::map<uint64_t, uint32_t>& leaders, std::vector<ir::CfgBlock>& blocks, uint32_t exit_block);
   uint32_t local(std::unordered_map<uint32_t, uint32_t>& map, uint32_t key, ir::Type type);
   ValueId read_gpr(uint8_t index);
   void write_gpr(uint8_t index, ValueId value);
@@ -75,6 +81,7 @@ private:
   void lower_special(const Instruction& instruction);
   void lower_shfl(const Instruction& instruction);
   void lower_vote(const Instruction& instruction);
+  void lower_redux(const Instruction& instruction);
   ValueId global_address(const Operand& memory);
   ValueId shared_address(const Operand& memory);
 

@@ -17,7 +17,7 @@ ir::ValueId Lowerer::round_directed(ValueId rounded, ValueId error, Modifier mod
   // One unit in the last place towards the exact value when rounding to nearest went the other way.
   const Type type = function_.insts[rounded].type;
   const Type int_type = type == Type::F64 ? Type::U64 : Type::U32;
-  const ValueId zero = type == Type::F64 ? b_.f64(0.0) : b_.f32(0.0f);
+  const ValueId zero = function_.insts[error].type == Type::F64 ? b_.f64(0.0) : b_.f32(0.0f);
   const ValueId bits = b_.convert(Op::Bitcast, int_type, rounded);
   const ValueId one = b_.constant(int_type, 1);
   const ValueId sign_bit = b_.constant(int_type, type == Type::F64 ? 0x8000000000000000ull : 0x80000000u);
@@ -70,10 +70,23 @@ void Lowerer::lower_float_arith(const Instruction& instruction, bool is_double) 
     result = b_.op(Op::FMul, a, bv);
     if (directed) error = b_.op(Op::FFma, a, bv, b_.op(Op::FNeg, result)); // exact product error
     break;
-  default:
-    if (directed) throw Error("FFMA/DFMA with directed rounding is not translated yet");
-    result = b_.op(Op::FFma, a, bv, source(3));
+  default: {
+    const ValueId c = source(3);
+    result = b_.op(Op::FFma, a, bv, c);
+    if (directed) {
+      if (is_double) throw Error("DFMA with directed rounding is not translated yet");
+      // The f32 product is exact in f64; TwoSum splits product + c exactly into s + t, and (s - r) + t has the
+      // sign of the exact value minus the rounded result r.
+      const auto wide = [&](ValueId x) { return b_.convert(Op::FConvert, Type::F64, x); };
+      const ValueId product = b_.op(Op::FMul, wide(a), wide(bv));
+      const ValueId wide_c = wide(c);
+      const ValueId s = b_.op(Op::FAdd, product, wide_c);
+      const ValueId b_virtual = b_.op(Op::FSub, s, product);
+      const ValueId t = b_.op(Op::FAdd, b_.op(Op::FSub, product, b_.op(Op::FSub, s, b_virtual)), b_.op(Op::FSub, wide_c, b_virtual));
+      error = b_.op(Op::FAdd, b_.op(Op::FSub, s, wide(result)), t);
+    }
     break;
+  }
   }
   if (directed) {
     const Modifier mode = instruction.has(Modifier::RZ) ? Modifier::RZ : instruction.has(Modifier::RM) ? Modifier::RM : Modifier::RP;
@@ -189,10 +202,19 @@ void Lowerer::lower_i2f(const Instruction& instruction) {
   if (instruction.has(Modifier::S8)) value = b_.op(Op::AShr, b_.op(Op::Shl, value, u32(24)), u32(24));
   if (instruction.has(Modifier::S16)) value = b_.op(Op::AShr, b_.op(Op::Shl, value, u32(16)), u32(16));
   const bool exact = to_double && !wide; // every 32-bit integer is a double
-  if (!exact && (instruction.has(Modifier::RZ) || instruction.has(Modifier::RM) || instruction.has(Modifier::RP))) {
-    throw Error("I2F with directed rounding is not translated yet");
+  ValueId result = b_.convert(is_unsigned ? Op::UToF : Op::SToF, to_double ? Type::F64 : Type::F32, value);
+  const bool directed = instruction.has(Modifier::RZ) || instruction.has(Modifier::RM) || instruction.has(Modifier::RP);
+  if (directed && !exact) {
+    // The rounded value is an integer: converting it back (in 64 bits) and comparing gives the error's sign.
+    // (Sources of 64 bits whose rounding reaches 2^63/2^64 saturate the comparison: the sign stays right.)
+    const ValueId exact_value = wide ? value : b_.convert(is_unsigned ? Op::ZExt : Op::SExt, Type::U64, value);
+    const ValueId back = b_.convert(is_unsigned ? Op::FToU : Op::FToS, Type::U64, result);
+    const ValueId above = b_.op(is_unsigned ? Op::UGt : Op::SGt, exact_value, back);
+    const ValueId below = b_.op(is_unsigned ? Op::ULt : Op::SLt, exact_value, back);
+    const ValueId error = b_.select(above, b_.f32(1.0f), b_.select(below, b_.f32(-1.0f), b_.f32(0.0f)));
+    const Modifier mode = instruction.has(Modifier::RZ) ? Modifier::RZ : instruction.has(Modifier::RM) ? Modifier::RM : Modifier::RP;
+    result = round_directed(result, error, mode);
   }
-  const ValueId result = b_.convert(is_unsigned ? Op::UToF : Op::SToF, to_double ? Type::F64 : Type::F32, value);
   if (to_double) write_pair(operand(instruction, 0), to_bits(result));
   else write_register(operand(instruction, 0), to_bits(result));
 }
@@ -254,7 +276,8 @@ bool Lowerer::lower_float(const Instruction& instruction) {
   case Opcode::MUFU: lower_mufu(instruction); return true;
   case Opcode::FRND: lower_frnd(instruction); return true;
   case Opcode::F2I: lower_f2i(instruction); return true;
-  case Opcode::I2F: lower_i2f(instruction); return true;
+  case Opcode::I2F:
+  case Opcode::I2FP: lower_i2f(instruction); return true;
   case Opcode::F2F: lower_f2f(instruction); return true;
   case Opcode::FCHK: lower_fchk(instruction); return true;
   default: return false;

@@ -81,18 +81,21 @@ void Lowerer::lower_imad(const Instruction& instruction) {
 }
 
 void Lowerer::lower_lea(const Instruction& instruction) {
+  // LEA: (a << s) + b. LEA.HI: high word of (c:a) << s, plus b; .SX32 takes c as the sign of a.
   const bool high = instruction.has(Modifier::HI);
+  const bool sign_extended = instruction.has(Modifier::SX32);
   const bool extended = instruction.has(Modifier::X);
   const Operand& a_operand = operand(instruction, 2);
   ValueId a = source_u32(a_operand);
   if (a_operand.negate) a = b_.op(Op::INeg, a);
   const ValueId bv = source_u32(operand(instruction, 3));
-  const size_t shift_index = high ? 5 : 4;
+  const bool has_c = high && !sign_extended;
+  const size_t shift_index = has_c ? 5 : 4;
   const auto shift = static_cast<uint32_t>(operand(instruction, shift_index).value) & 31;
   ValueId shifted;
   if (high) {
-    // The high word of (c:a) << shift.
-    const ValueId wide = b_.op(Op::Pack64, a, source_u32(operand(instruction, 4)));
+    const ValueId c = has_c ? source_u32(operand(instruction, 4)) : b_.op(Op::AShr, a, u32(31));
+    const ValueId wide = b_.op(Op::Pack64, a, c);
     shifted = b_.convert(Op::Trunc, Type::U32, b_.op(Op::LShr, b_.op(Op::Shl, wide, u32(shift)), u32(32)));
   } else {
     shifted = b_.op(Op::Shl, a, u32(shift));
@@ -207,7 +210,8 @@ bool Lowerer::lower_integer(const Instruction& instruction) {
   case Opcode::SHF: lower_shf(instruction, false); return true;
   case Opcode::USHF: lower_shf(instruction, true); return true;
   case Opcode::PRMT: lower_prmt(instruction); return true;
-  case Opcode::ISETP: lower_isetp(instruction); return true;
+  case Opcode::ISETP:
+  case Opcode::UISETP: lower_isetp(instruction); return true;
   case Opcode::MOV:
   case Opcode::UMOV: write_register(operand(instruction, 0), source_u32(operand(instruction, 1))); return true;
   case Opcode::SEL:
@@ -234,7 +238,7 @@ bool Lowerer::lower_integer(const Instruction& instruction) {
   case Opcode::BREV: write_register(operand(instruction, 0), b_.op(Op::BitReverse, source_u32(operand(instruction, 1)))); return true;
   case Opcode::FLO:
   case Opcode::UFLO: {
-    const ValueId value = source_u32(operand(instruction, 2));
+    const ValueId value = source_u32(instruction.operands.back()); // FLO Rd, [P,] Rb; UFLO URd, URb
     ValueId msb = b_.op(instruction.has(Modifier::U32) ? Op::FindMsbU : Op::FindMsbS, value);
     if (instruction.has(Modifier::SH)) {
       const ValueId none = b_.op(Op::IEq, msb, u32(0xffffffff));

@@ -213,6 +213,28 @@ void Lowerer::lower_vote(const Instruction& instruction) {
   write_predicate(operand(instruction, 1), result);
 }
 
+void Lowerer::lower_redux(const Instruction& instruction) {
+  // A reduction over the warp's active lanes into a uniform register: every lane reads every lane's value
+  // and folds in those of active lanes (REDUX alone is AND).
+  const ValueId value = source_u32(operand(instruction, 1));
+  const ValueId active = b_.emit(Op::Ballot, Type::U32, {b_.boolean(true)});
+  const bool is_signed = instruction.has(Modifier::S32);
+  Op op = Op::And;
+  uint32_t identity = 0xffffffff;
+  if (instruction.has(Modifier::SUM)) op = Op::IAdd, identity = 0;
+  else if (instruction.has(Modifier::OR)) op = Op::Or, identity = 0;
+  else if (instruction.has(Modifier::XOR)) op = Op::Xor, identity = 0;
+  else if (instruction.has(Modifier::MIN)) op = is_signed ? Op::SMin : Op::UMin, identity = is_signed ? 0x7fffffff : 0xffffffff;
+  else if (instruction.has(Modifier::MAX)) op = is_signed ? Op::SMax : Op::UMax, identity = is_signed ? 0x80000000 : 0;
+  ValueId result = u32(identity);
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const ValueId other = b_.emit(Op::Shuffle, Type::U32, {value, u32(lane)});
+    const ValueId is_active = b_.op(Op::INe, b_.op(Op::And, active, u32(1u << lane)), u32(0));
+    result = b_.select(is_active, b_.op(op, result, other), result);
+  }
+  write_register(operand(instruction, 0), result);
+}
+
 bool Lowerer::lower_memory(const Instruction& instruction) {
   switch (instruction.opcode) {
   case Opcode::LDG:
@@ -240,6 +262,7 @@ bool Lowerer::lower_memory(const Instruction& instruction) {
   case Opcode::S2UR:
   case Opcode::CS2R: lower_special(instruction); return true;
   case Opcode::SHFL: lower_shfl(instruction); return true;
+  case Opcode::REDUX: lower_redux(instruction); return true;
   case Opcode::VOTE:
   case Opcode::VOTEU: lower_vote(instruction); return true;
   case Opcode::BAR:

@@ -1,0 +1,108 @@
+// `kiln shaders translate` and `kiln shaders validate`: guest GPU programs to SPIR-V, and the spirv-val gate
+// for directories of modules (what porters' CI jobs call).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+
+#include "runtime/base/error.h"
+#include "runtime/base/file_writer.h"
+#include "runtime/base/log.h"
+#include "tools/kiln/command_registry.h"
+#include "translator/ir/ir.h"
+#include "translator/sass/sm86/cubin.h"
+#include "translator/sass/sm86/lower.h"
+#include "translator/spirv/emit_compute.h"
+#include "translator/spirv/validate.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using kiln::Error;
+
+struct TranslateOptions {
+  std::string input;
+  std::string arch = "sm86";
+  std::string output;
+  std::string kernel;
+  std::string warp = "emulated";
+  bool glsl = false;
+  bool dump_ir = false;
+};
+
+void translate(const TranslateOptions& options) {
+  const kiln::sass::sm86::Cubin cubin = kiln::sass::sm86::load_cubin(options.input);
+  const auto architecture = options.arch == "sm75" ? kiln::sass::sm86::Architecture::sm75 : kiln::sass::sm86::Architecture::sm86;
+  std::vector<const kiln::sass::sm86::Kernel*> kernels;
+  for (const auto& kernel : cubin.kernels) {
+    if (options.kernel.empty() || kernel.name == options.kernel) kernels.push_back(&kernel);
+  }
+  if (kernels.empty()) {
+    throw Error(kiln::in_file(options.input), options.kernel.empty() ? "no kernels" : fmt::format("no kernel named '{}'", options.kernel));
+  }
+  // One kernel: OUT is the module. Several: OUT is a folder that receives <kernel>.spv for each.
+  const bool into_folder = kernels.size() > 1;
+  if (into_folder) fs::create_directories(options.output);
+  const kiln::spirv::ComputeOptions compute{.warp_model = options.warp == "subgroup" ? kiln::spirv::WarpModel::Subgroup
+                                                                                     : kiln::spirv::WarpModel::Emulated};
+  for (const auto* kernel : kernels) {
+    const kiln::ir::Function function = kiln::sass::sm86::translate_kernel(*kernel, options.input, architecture);
+    if (options.dump_ir) fmt::print("{}", kiln::ir::to_string(function));
+    const std::vector<uint32_t> module = kiln::spirv::emit_compute(function, compute);
+    const std::string path = into_folder ? (fs::path(options.output) / (kernel->name + ".spv")).string() : options.output;
+    kiln::spirv::write_validated(path, module, fmt::format("{}: kernel {}", options.input, kernel->name));
+    if (options.glsl) {
+      kiln::write_file_if_changed(fs::path(path).replace_extension(".comp"), kiln::spirv::to_glsl(module));
+    }
+    kiln::log::info("{}: {} -> {} ({} words)", options.input, kernel->name, path, module.size());
+  }
+}
+
+void validate_folder(const std::string& folder) {
+  if (!fs::is_directory(folder)) throw Error(kiln::in_file(folder), "not a directory");
+  std::vector<fs::path> modules;
+  for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".spv") modules.push_back(entry.path());
+  }
+  std::sort(modules.begin(), modules.end());
+  size_t failures = 0;
+  for (const auto& path : modules) {
+    const std::vector<uint8_t> bytes = kiln::read_file(path);
+    std::vector<uint32_t> words(bytes.size() / 4);
+    std::memcpy(words.data(), bytes.data(), words.size() * 4);
+    std::vector<std::string> messages;
+    if (bytes.size() % 4 != 0 || words.empty()) messages.emplace_back("size is not a whole number of 32-bit words");
+    else messages = kiln::spirv::validate(words);
+    if (messages.empty()) continue;
+    ++failures;
+    fmt::print("{}: {}\n", path.string(), messages.front()); // one line per failing module
+  }
+  if (failures != 0) throw Error(fmt::format("{} of {} SPIR-V module(s) in {} fail validation for Vulkan 1.2", failures, modules.size(), folder));
+  kiln::log::info("{} SPIR-V module(s) in {} pass validation for Vulkan 1.2", modules.size(), folder);
+}
+
+void setup_shader_translate_commands(CLI::App& root) {
+  CLI::App& shaders = kiln::cli::command_group(root, "shaders", "guest GPU programs: disassembly, translation to SPIR-V");
+
+  static TranslateOptions options;
+  auto* translate_command = shaders.add_subcommand("translate", "translate a cubin's kernels to SPIR-V (validated; invalid modules are never written)");
+  translate_command->add_option("file", options.input, "cubin (ELF) file")->required()->check(CLI::ExistingFile);
+  translate_command->add_option("--arch", options.arch, "guest architecture")->check(CLI::IsMember({"sm86", "sm75"}))->capture_default_str();
+  translate_command->add_option("-o,--output", options.output, "module to write; a folder when the cubin holds several kernels")->required();
+  translate_command->add_option("--kernel", options.kernel, "translate only this kernel");
+  translate_command->add_option("--warp", options.warp, "warp model: emulated (any subgroup size) or subgroup (host subgroups of 32)")
+      ->check(CLI::IsMember({"emulated", "subgroup"}))->capture_default_str();
+  translate_command->add_flag("--glsl", options.glsl, "also write GLSL (.comp) beside each module, for reading");
+  translate_command->add_flag("--dump-ir", options.dump_ir, "print the IR of each kernel");
+  translate_command->callback([] { translate(options); });
+
+  static std::string folder;
+  auto* validate_command = shaders.add_subcommand("validate", "run spirv-val (Vulkan 1.2) over every .spv in a folder; one line per failure");
+  validate_command->add_option("dir", folder, "folder to search (recursively)")->required();
+  validate_command->callback([] { validate_folder(folder); });
+}
+
+} // namespace
+
+KILN_REGISTER_COMMAND("shaders_translate", setup_shader_translate_commands);

@@ -35,7 +35,7 @@ std::vector<ListedInstruction> read_nvdisasm_listing(const std::filesystem::path
   static const std::regex instruction(R"(^\s*/\*([0-9a-f]+)\*/\s*(.*?)\s*/\*\s*0x([0-9a-f]{16})\s*\*/\s*$)");
   static const std::regex high_word(R"(^\s*/\*\s*0x([0-9a-f]{16})\s*\*/\s*$)");
   static const std::regex function(R"(^\s*\.text\.([A-Za-z_0-9$.]+):\s*$)");
-  static const std::regex label(R"(^\s*(\.L_x_[0-9]+):\s*$)");
+  static const std::regex label(R"(^\s*([.$A-Za-z_][\w.$]*):\s*$)");
   std::map<std::string, uint64_t> label_offsets;
   std::vector<std::string> pending_labels;
   std::vector<ListedInstruction> listed;
@@ -62,14 +62,16 @@ std::vector<ListedInstruction> read_nvdisasm_listing(const std::filesystem::path
       pending_labels.clear();
       listed.push_back(std::move(entry));
       want_high = true;
-    } else if (std::regex_match(line, match, label)) {
-      pending_labels.push_back(match[1].str());
     } else if (std::regex_match(line, match, function)) {
       current_function = match[1].str();
+      pending_labels.push_back(current_function);  // RET targets name the function itself
+    } else if (std::regex_match(line, match, label)) {
+      pending_labels.push_back(match[1].str());
     }
   }
-  // Branch targets in cubin listings are labels ("BRA `(.L_x_3)"); kiln prints offsets, so name them by offset.
-  static const std::regex label_reference(R"(`\((\.L_x_[0-9]+)\))");
+  // Branch and call targets in cubin listings are labels ("BRA `(.L_x_3)", "CALL.REL.NOINC `($__internal_0_...)");
+  // kiln prints offsets, so name them by offset.
+  static const std::regex label_reference(R"(`\(([^)]+)\))");
   for (auto& entry : listed) {
     std::smatch match;
     while (std::regex_search(entry.text, match, label_reference)) {

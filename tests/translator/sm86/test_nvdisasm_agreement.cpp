@@ -116,10 +116,11 @@ TEST_CASE("sm86 decoder agrees with nvdisasm on every instruction of the CUDA co
                      kernels, agreement.total, agreement.decoded, agreement.agreeing));
     CHECK(kernels >= 40);
     CHECK(agreement.round_trips == agreement.decoded);
-    // Not yet every instruction: CALL/RET name their targets by symbol, ATOMS.POPC.INC and HADD2's immediate form
-    // are missing, and SM75's global memory forms (LDG/STG/RED/ATOMG without descriptors) are not in the table.
-    // The floor is what kiln measured; raise it as the table grows (docs/translator-sm86.md lists the gaps).
-    const size_t floor = std::string(architecture) == "sm86" ? 3920 : 3110;
+    // Not yet every instruction (docs/translator-sm86.md lists the gaps): ATOMS.POPC.INC, HADD2's immediate form and
+    // SM75's global memory forms (LDG/STG/RED/ATOMG without descriptors) are not in the table.
+    // The floor is what kiln measured; raise it as the table grows.
+    const size_t floor = std::string(architecture) == "sm86" ? 3934 : 3124;
     CHECK(agreement.agreeing >= floor);
+    if (agreement.agreeing < agreement.total) WARN(agreement.report());
   }
 }

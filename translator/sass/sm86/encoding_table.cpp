@@ -173,6 +173,7 @@ struct Parser {
       case 'S': spec.is_signed = true; break;
       case '<': spec.shift = static_cast<uint8_t>(number(rest)); break;
       case 'H': spec.hidden = true; break;
+      case '_': spec.space_separated = true; break;
       case '?':
         spec.optional = true;
         spec.default_value = rest.empty() ? 7 : number(rest);  // PT unless given

@@ -52,6 +52,7 @@ struct OperandSpec {
   BitField uniform_base;               ///< memory: uniform base register; constant: the bank's uniform register
   std::vector<std::string> names;      ///< enumerant and special-register names by value
   uint8_t shift = 0;                   ///< value = field << shift (attribute offsets, word-scaled immediates)
+  bool space_separated = false;        ///< printed after a space instead of ", " (RET's target)
   bool hidden = false;                 ///< never printed (nvdisasm does not show it), still decoded and assembled
   bool optional = false;               ///< omitted from the text when the field holds `default_value`
   uint64_t default_value = 0;

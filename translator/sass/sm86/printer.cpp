@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "translator/sass/sm86/encoding_table.h"
 #include "translator/sass/sm86/instruction.h"
 
 namespace kiln::sass::sm86 {
@@ -145,10 +146,14 @@ std::string disassemble(const Instruction& instruction) {
   text += opcode_name(instruction.opcode);
   if (const auto alias = imad_alias(instruction); !alias.empty()) text += "." + std::string(alias);
   for (Modifier modifier : instruction.modifiers) text += "." + std::string(modifier_text(modifier));
+  const auto& forms = encoding_forms();
+  const Form* form = instruction.form < forms.size() ? &forms[instruction.form] : nullptr;
   bool first = true;
-  for (const auto& operand : instruction.operands) {
+  for (size_t i = 0; i < instruction.operands.size(); ++i) {
+    const Operand& operand = instruction.operands[i];
     if (operand.omitted) continue;
-    text += (first ? " " : ", ") + operand_text(operand);
+    const bool space = form && i < form->operands.size() && form->operands[i].space_separated;
+    text += (first || space ? " " : ", ") + operand_text(operand);
     first = false;
   }
   return text;

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <mutex>
 #include <span>
+#include <unordered_map>
 
 namespace kiln::maxwell {
 
@@ -82,10 +85,22 @@ std::string method_name(uint32_t class_id, uint32_t method_offset) {
 }
 
 std::optional<uint32_t> find_method(uint32_t class_id, std::string_view name, uint32_t index) {
-  for (const MethodEntry& entry : methods_of(class_id)) {
-    if (name == entry.name && index < entry.count) return entry.offset + index * entry.stride;
+  // Name lookups build streams (tests, benchmarks), so each class gets a hash index on first use.
+  using Index = std::unordered_map<std::string_view, const MethodEntry*>;
+  static std::mutex mutex;
+  static std::map<uint32_t, Index> indexes;
+  const Index* index_of_class;
+  {
+    std::lock_guard lock(mutex);
+    auto [it, inserted] = indexes.try_emplace(class_id);
+    if (inserted) {
+      for (const MethodEntry& entry : methods_of(class_id)) it->second.emplace(entry.name, &entry);
+    }
+    index_of_class = &it->second;
   }
-  return std::nullopt;
+  const auto found = index_of_class->find(name);
+  if (found == index_of_class->end() || index >= found->second->count) return std::nullopt;
+  return found->second->offset + index * found->second->stride;
 }
 
 } // namespace kiln::maxwell

@@ -44,6 +44,7 @@ std::optional<uint32_t> GraphicsEmitter::emit_stage_op(const ir::Inst& inst) {
   case ir::Op::LoadConstBank: return load_const_bank(static_cast<uint32_t>(inst.immediate), core_.value(inst.args[0]));
   case ir::Op::Texture: return emit_texture(inst);
   case ir::Op::QuadLane: return quad_lane();
+  case ir::Op::Shuffle: return quad_shuffle(inst); // fragment quads (emit_graphics_quad.cpp)
   case ir::Op::Demote:
     if (interface_.stage != GraphicsStage::fragment) throw Error("graphics backend: KIL outside a fragment program");
     builder().extension("SPV_EXT_demote_to_helper_invocation");
@@ -53,7 +54,7 @@ std::optional<uint32_t> GraphicsEmitter::emit_stage_op(const ir::Inst& inst) {
   case ir::Op::ThreadIdX: case ir::Op::ThreadIdY: case ir::Op::ThreadIdZ: case ir::Op::BlockIdX: case ir::Op::BlockIdY:
   case ir::Op::BlockIdZ: case ir::Op::LaneId: case ir::Op::LoadGlobal: case ir::Op::StoreGlobal: case ir::Op::LoadShared:
   case ir::Op::StoreShared: case ir::Op::LoadConst: case ir::Op::AtomicGlobal: case ir::Op::AtomicShared:
-  case ir::Op::AtomicCasGlobal: case ir::Op::AtomicCasShared: case ir::Op::Barrier: case ir::Op::Shuffle: case ir::Op::Ballot:
+  case ir::Op::AtomicCasGlobal: case ir::Op::AtomicCasShared: case ir::Op::Barrier: case ir::Op::Ballot:
     throw Error(fmt::format("graphics backend: {} is a compute op", ir::op_name(inst.op)));
   default: return std::nullopt;
   }

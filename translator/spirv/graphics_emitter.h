@@ -24,6 +24,7 @@ private:
   void store_attribute(uint32_t target, uint32_t value);
   uint32_t load_const_bank(uint32_t bank, uint32_t offset);
   uint32_t quad_lane();
+  uint32_t quad_shuffle(const ir::Inst& inst); ///< emit_graphics_quad.cpp
   // emit_graphics_texture.cpp
   uint32_t emit_texture(const ir::Inst& inst);
   uint32_t texture_variable(uint32_t dim, bool array);

@@ -82,7 +82,7 @@ private:
   void lower_shfl(const Instruction& instruction);
   void lower_vote(const Instruction& instruction);
   void lower_redux(const Instruction& instruction);
-  ValueId global_address(const Operand& memory);
+  ValueId global_address(const Operand& memory, bool extended);
   ValueId shared_address(const Operand& memory);
 
   const Kernel& kernel_;

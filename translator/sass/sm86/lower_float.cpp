@@ -252,7 +252,8 @@ void Lowerer::lower_fchk(const Instruction& instruction) {
   const ValueId a_normal = b_.op(Op::LAnd, b_.op(Op::UGe, ea, u32(1)), b_.op(Op::ULe, ea, u32(254)));
   const ValueId difference = b_.op(Op::ISub, b_.op(Op::IAdd, ea, u32(124)), eb); // in [0, 248] when |ea - eb| <= 124
   const ValueId quotient_safe = b_.op(Op::LAnd, a_normal, b_.op(Op::ULe, difference, u32(248)));
-  const ValueId safe = b_.op(Op::LAnd, b_safe, b_.op(Op::LOr, a_zero, quotient_safe));
+  // A zero dividend takes the slow path too: the fast path's FFMAs lose the sign of -0 / b.
+  const ValueId safe = b_.op(Op::LAnd, b_safe, b_.op(Op::LAnd, b_.op(Op::LNot, a_zero), quotient_safe));
   write_predicate(operand(instruction, 0), b_.op(Op::LNot, safe));
 }
 

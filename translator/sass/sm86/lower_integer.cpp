@@ -54,23 +54,29 @@ void Lowerer::lower_iadd3(const Instruction& instruction, bool) {
 void Lowerer::lower_imad(const Instruction& instruction) {
   const bool is_unsigned = instruction.has(Modifier::U32);
   const auto negated = [&](const Operand& source, ValueId value) { return source.negate ? b_.op(Op::INeg, value) : value; };
-  if (instruction.has(Modifier::WIDE)) {
-    // Rd.64 = a * b + c.64, a and b extended by the signedness.
+  if (instruction.has(Modifier::WIDE) || instruction.has(Modifier::HI)) {
+    // IMAD.WIDE: Rd.64 = a * b + c.64 (+ carry-in with .X), carry out of bit 64 in the predicate.
+    // IMAD.HI: the high word of the same sum: its addend is also a register pair, so hi(a*b) + c.hi + the
+    // carry of lo(a*b) + c.lo (what division by a constant relies on).
     const Op extend = is_unsigned ? Op::ZExt : Op::SExt;
     const ValueId a = b_.convert(extend, Type::U64, source_u32(operand(instruction, 2)));
     const ValueId bv = b_.convert(extend, Type::U64, negated(operand(instruction, 3), source_u32(operand(instruction, 3))));
     ValueId c = source_u64(operand(instruction, 4));
     if (operand(instruction, 4).negate) c = b_.op(Op::INeg, c);
-    write_pair(operand(instruction, 0), b_.op(Op::IAdd, b_.op(Op::IMul, a, bv), c));
-    return;
-  }
-  if (instruction.has(Modifier::HI)) {
-    // Rd = high half of a * b, plus c (carry out in the predicate).
-    const ValueId high = b_.op(is_unsigned ? Op::UMulHi : Op::SMulHi, source_u32(operand(instruction, 2)), source_u32(operand(instruction, 3)));
-    const ValueId sum = b_.op(Op::IAdd, b_.convert(Op::ZExt, Type::U64, high),
-                              b_.convert(Op::ZExt, Type::U64, negated(operand(instruction, 4), source_u32(operand(instruction, 4)))));
-    write_register(operand(instruction, 0), b_.convert(Op::Trunc, Type::U32, sum));
-    write_predicate(operand(instruction, 1), b_.op(Op::UGe, sum, b_.u64(uint64_t{1} << 32)));
+    const ValueId product = b_.op(Op::IMul, a, bv);
+    ValueId sum = b_.op(Op::IAdd, product, c);
+    ValueId carry = b_.op(Op::ULt, sum, product);
+    if (instruction.has(Modifier::X)) {
+      const ValueId with_carry = b_.op(Op::IAdd, sum, b_.convert(Op::ZExt, Type::U64, read_predicate(operand(instruction, 5))));
+      carry = b_.op(Op::LOr, carry, b_.op(Op::ULt, with_carry, sum));
+      sum = with_carry;
+    }
+    if (instruction.has(Modifier::WIDE)) {
+      write_pair(operand(instruction, 0), sum);
+    } else {
+      write_register(operand(instruction, 0), b_.convert(Op::Trunc, Type::U32, b_.op(Op::LShr, sum, u32(32))));
+    }
+    write_predicate(operand(instruction, 1), carry);
     return;
   }
   // Plain IMAD (also printed as IMAD.MOV, IMAD.SHL, IMAD.IADD) and IMAD.X (adds a carry-in predicate).

@@ -37,11 +37,23 @@ size_t memory_operand_index(const Instruction& instruction) {
 
 } // namespace
 
-ir::ValueId Lowerer::global_address(const Operand& memory) {
+namespace {
+// "[R5.X4]": the base register scaled by the access size.
+uint32_t base_scale_shift(const Operand& memory) {
+  if (memory.suffix == "X4") return 2;
+  if (memory.suffix == "X8") return 3;
+  if (memory.suffix == "X16") return 4;
+  return 0;
+}
+} // namespace
+
+ir::ValueId Lowerer::global_address(const Operand& memory, bool extended) {
+  // .E accesses take 64-bit addresses: the base is a register pair even where nvdisasm prints "[R2]".
+  if (base_scale_shift(memory) != 0) throw Error("scaled global addresses are not translated yet");
   ValueId address = b_.u64(static_cast<uint64_t>(memory.value));
   if (memory.base != kRZ) {
     const Operand base{.kind = OperandKind::gpr, .index = memory.base};
-    address = b_.op(Op::IAdd, address, memory.base_is_64 ? read_pair(base) : b_.convert(Op::ZExt, Type::U64, read_gpr(memory.base)));
+    address = b_.op(Op::IAdd, address, memory.base_is_64 || extended ? read_pair(base) : b_.convert(Op::ZExt, Type::U64, read_gpr(memory.base)));
   }
   if (memory.uniform_base != kURZ) {
     address = b_.op(Op::IAdd, address, read_pair(Operand{.kind = OperandKind::uniform_gpr, .index = memory.uniform_base}));
@@ -51,7 +63,7 @@ ir::ValueId Lowerer::global_address(const Operand& memory) {
 
 ir::ValueId Lowerer::shared_address(const Operand& memory) {
   ValueId address = u32(static_cast<uint32_t>(memory.value));
-  if (memory.base != kRZ) address = b_.op(Op::IAdd, address, read_gpr(memory.base));
+  if (memory.base != kRZ) address = b_.op(Op::IAdd, address, b_.op(Op::Shl, read_gpr(memory.base), u32(base_scale_shift(memory))));
   if (memory.uniform_base != kURZ) address = b_.op(Op::IAdd, address, read_uniform(memory.uniform_base));
   return address;
 }
@@ -63,7 +75,7 @@ void Lowerer::lower_load_store(const Instruction& instruction) {
   const size_t memory_index = memory_operand_index(instruction);
   const Operand& memory = instruction.operands[memory_index];
   const Operand& data = operand(instruction, load ? 0 : memory_index + 1);
-  const ValueId base = shared ? shared_address(memory) : global_address(memory);
+  const ValueId base = shared ? shared_address(memory) : global_address(memory, instruction.has(Modifier::E));
   const Op load_op = shared ? Op::LoadShared : Op::LoadGlobal;
   const Op store_op = shared ? Op::StoreShared : Op::StoreGlobal;
   const auto at = [&](uint32_t byte_offset) {
@@ -91,7 +103,7 @@ void Lowerer::lower_atomic(const Instruction& instruction) {
   const bool wide = instruction.has(Modifier::n64) || instruction.has(Modifier::U64) || instruction.has(Modifier::S64);
   if (wide && shared) throw Error("64-bit shared-memory atomics are not translated yet");
   const Type type = wide ? Type::U64 : Type::U32;
-  const ValueId address = shared ? shared_address(memory) : global_address(memory);
+  const ValueId address = shared ? shared_address(memory) : global_address(memory, instruction.has(Modifier::E));
   const auto value_of = [&](size_t index) { return wide ? source_u64(operand(instruction, index)) : source_u32(operand(instruction, index)); };
   const ValueId value = value_of(memory_index + 1);
   ValueId old;
@@ -106,6 +118,7 @@ void Lowerer::lower_atomic(const Instruction& instruction) {
       const ValueId seen = b_.emit(shared ? Op::AtomicCasShared : Op::AtomicCasGlobal, Type::U32, {address, current, sum});
       b_.store_local(result, seen);
       b_.if_then(b_.op(Op::IEq, seen, current), [&] { b_.break_to(label); });
+      b_.continue_to(label);
     });
     old = b_.load_local(result);
   } else {

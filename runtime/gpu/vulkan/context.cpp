@@ -159,6 +159,8 @@ Context::Context(const ContextOptions& options) : validation_log_(std::make_uniq
   enable12.vulkanMemoryModelDeviceScope = core12.vulkanMemoryModelDeviceScope;
   enable12.storageBuffer8BitAccess = core12.storageBuffer8BitAccess;
   enable12.shaderInt8 = core12.shaderInt8;
+  enable12.shaderBufferInt64Atomics = core12.shaderBufferInt64Atomics; // translated 64-bit ATOMG/RED
+  enable12.shaderSharedInt64Atomics = core12.shaderSharedInt64Atomics;
   enable12.scalarBlockLayout = core12.scalarBlockLayout;
   auto& enable13 = chain.get<vk::PhysicalDeviceVulkan13Features>();
   enable13.dynamicRendering = VK_TRUE;

@@ -74,7 +74,7 @@ void Gpu::write_gp0(uint32_t word) {
     }
     words_.push_back(word);
     if (words_.size() == words_expected_) {
-      polyline_vertex(words_);
+      polyline_vertex(words_.view());
       words_.clear();
     }
     return;
@@ -82,9 +82,9 @@ void Gpu::write_gp0(uint32_t word) {
   if (words_.empty()) words_expected_ = decode_gp0(word).word_count();
   words_.push_back(word);
   if (words_.size() == words_expected_) {
-    std::vector<uint32_t> command;
-    command.swap(words_);
-    execute(command);
+    const CommandWords command = words_;
+    words_.clear();
+    execute(command.view());
   }
 }
 
@@ -109,7 +109,7 @@ void Gpu::update_row_skipping() {
       interlaced_480 && !draw_.draw_to_display_area ? static_cast<int8_t>((display_.start_y + !field_) & 1) : -1;
 }
 
-void Gpu::execute(const std::vector<uint32_t>& words) {
+void Gpu::execute(std::span<const uint32_t> words) {
   const Gp0Command command = decode_gp0(words[0]);
   update_row_skipping();
   switch (command.kind) {
@@ -150,7 +150,7 @@ void Gpu::execute(const std::vector<uint32_t>& words) {
   }
 }
 
-void Gpu::draw_polygon(const Gp0Command& command, const std::vector<uint32_t>& words) {
+void Gpu::draw_polygon(const Gp0Command& command, std::span<const uint32_t> words) {
   const int count = command.quad() ? 4 : 3;
   const bool gouraud = command.gouraud(), textured = command.textured();
   Vertex vertices[4];
@@ -173,7 +173,7 @@ void Gpu::draw_polygon(const Gp0Command& command, const std::vector<uint32_t>& w
   if (count == 4) draw_triangle(*vram_, draw_, style, vertices[1], vertices[2], vertices[3]);
 }
 
-void Gpu::polyline_vertex(const std::vector<uint32_t>& words) {
+void Gpu::polyline_vertex(std::span<const uint32_t> words) {
   const Gp0Command command = decode_gp0(uint32_t{polyline_opcode_} << 24);
   const bool gouraud = command.gouraud();
   Vertex from = position(previous_vertex_[1], draw_), to = position(words[gouraud ? 1 : 0], draw_);
@@ -185,7 +185,7 @@ void Gpu::polyline_vertex(const std::vector<uint32_t>& words) {
   previous_vertex_[1] = words[gouraud ? 1 : 0];
 }
 
-void Gpu::draw_rectangle(const Gp0Command& command, const std::vector<uint32_t>& words) {
+void Gpu::draw_rectangle(const Gp0Command& command, std::span<const uint32_t> words) {
   PrimitiveStyle style = style_of(command);
   Vertex corner;
   set_colour(corner, words[0]);
@@ -206,7 +206,7 @@ void Gpu::draw_rectangle(const Gp0Command& command, const std::vector<uint32_t>&
   kiln::psx::draw_rectangle(*vram_, draw_, style, corner, width, height);
 }
 
-void Gpu::fill(const std::vector<uint32_t>& words) {
+void Gpu::fill(std::span<const uint32_t> words) {
   // Fills ignore the drawing area, offset and mask settings; x is in units of 16 pixels.
   const uint16_t colour = truncate_colour(words[0]);
   const int x0 = static_cast<int>(words[1] & 0x3F0), y0 = static_cast<int>(words[1] >> 16 & 0x3FF);
@@ -218,7 +218,7 @@ void Gpu::fill(const std::vector<uint32_t>& words) {
   }
 }
 
-void Gpu::copy(const std::vector<uint32_t>& words) {
+void Gpu::copy(std::span<const uint32_t> words) {
   const int src_x = static_cast<int>(words[1] & 0x3FF), src_y = static_cast<int>(words[1] >> 16 & 0x3FF);
   const int dst_x = static_cast<int>(words[2] & 0x3FF), dst_y = static_cast<int>(words[2] >> 16 & 0x3FF);
   const int width = static_cast<int>(((words[3] & 0x3FF) - 1) & 0x3FF) + 1;
@@ -231,7 +231,7 @@ void Gpu::copy(const std::vector<uint32_t>& words) {
   }
 }
 
-Gpu::Transfer Gpu::start_transfer(const std::vector<uint32_t>& words) {
+Gpu::Transfer Gpu::start_transfer(std::span<const uint32_t> words) {
   Transfer t;
   t.x = static_cast<int>(words[1] & 0x3FF);
   t.y = static_cast<int>(words[1] >> 16 & 0x1FF);

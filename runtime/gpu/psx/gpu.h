@@ -2,11 +2,12 @@
 // The PS1 GPU as the CPU and DMA see it: GP0 (drawing and VRAM transfers), GP1 (control), GPUREAD and GPUSTAT.
 // Commands execute as soon as their last word arrives (the GPU is infinitely fast; no FIFO timing), so
 // GPUSTAT's ready bits only drop while a command's parameters are being received.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
-#include <vector>
 
 #include "runtime/gpu/psx/display.h"
 #include "runtime/gpu/psx/draw_state.h"
@@ -57,13 +58,13 @@ private:
     bool advance();
   };
 
-  void execute(const std::vector<uint32_t>& words);
-  void draw_polygon(const Gp0Command& command, const std::vector<uint32_t>& words);
-  void draw_rectangle(const Gp0Command& command, const std::vector<uint32_t>& words);
-  void polyline_vertex(const std::vector<uint32_t>& words);
-  void fill(const std::vector<uint32_t>& words);
-  void copy(const std::vector<uint32_t>& words);
-  static Transfer start_transfer(const std::vector<uint32_t>& words);
+  void execute(std::span<const uint32_t> words);
+  void draw_polygon(const Gp0Command& command, std::span<const uint32_t> words);
+  void draw_rectangle(const Gp0Command& command, std::span<const uint32_t> words);
+  void polyline_vertex(std::span<const uint32_t> words);
+  void fill(std::span<const uint32_t> words);
+  void copy(std::span<const uint32_t> words);
+  static Transfer start_transfer(std::span<const uint32_t> words);
   void write_halfword(uint16_t value);
   void reset();
   void update_row_skipping();
@@ -71,7 +72,18 @@ private:
   std::unique_ptr<Vram> vram_;
   DrawState draw_;
   DisplayState display_;
-  std::vector<uint32_t> words_;      ///< words of the command being received
+  /// Words of the command being received (12 at most: a shaded textured quad).
+  struct CommandWords {
+    std::array<uint32_t, 12> data{};
+    size_t count = 0;
+    size_t size() const { return count; }
+    bool empty() const { return count == 0; }
+    void clear() { count = 0; }
+    void push_back(uint32_t word) { data[count++] = word; }
+    uint32_t operator[](size_t i) const { return data[i]; }
+    std::span<const uint32_t> view() const { return {data.data(), count}; }
+  };
+  CommandWords words_;
   unsigned words_expected_ = 0;
   Transfer write_, read_;
   uint32_t write_words_ = 0;         ///< data words the CPU-to-VRAM transfer has received

@@ -189,3 +189,31 @@ TEST_CASE("lines draw both endpoints, stepping along the longer axis", "[psx][gp
     CHECK(h.count(0, 0, 1024, 1, red) == 0);
   }
 }
+
+TEST_CASE("a textured polygon's texpage word becomes the drawing state for later primitives", "[psx][gpu][texture]") {
+  GpuHarness h;
+  h.put(512, 0, static_cast<uint16_t>(0x8000 | rgb(4, 4, 4))); // semi-transparent texel at page 8 (x=512)
+  h.fill(0, 0, 16, 2, 0x505050);                               // back (10,10,10)
+  h.gp0({0xE1000200});                                         // E1: page 0, mode 0, dither on
+  // GP0(27h): raw-textured semi-transparent triangle; texpage halfword = page 8, mode 1 (add), 15-bit,
+  // and bits 9-10 clear (which must not turn dithering off). Triangle (0,0) (2,0) (0,2) covers (0,0) (1,0) (0,1).
+  const uint32_t texpage = 8u | 1u << 5 | 2u << 7;
+  h.gp0({0x27000000, h.xy(0, 0), 0x00000000, h.xy(2, 0), texpage << 16, h.xy(0, 2), 0x00000000});
+  CHECK(h.at(0, 0) == (0x8000 | rgb(14, 14, 14))); // blended with B+F, the polygon's own mode
+  CHECK((h.gpu.gpustat() & 0x1FF) == texpage);      // E1 bits 0-8 now come from the polygon
+  CHECK((h.gpu.gpustat() >> 9 & 1) == 1);           // dithering untouched
+  // A later rectangle (no texpage of its own) samples page 8 with mode 1.
+  h.gp0({0x67000000, h.xy(4, 1), 0x00000000, 0x00010001});
+  CHECK(h.at(4, 1) == (0x8000 | rgb(14, 14, 14)));
+}
+
+TEST_CASE("GP1(00h) resets the drawing environment and cancels commands", "[psx][gpu][gp1]") {
+  GpuHarness h;
+  h.gp0({0xE1000200, 0xE6000003, 0x38000000}); // ... and a shaded quad left half-sent
+  h.gpu.write_gp1(0x00000000);
+  CHECK_FALSE(h.gpu.pending_command());
+  CHECK(h.gpu.draw_state().clip_x1 == 0); // drawing area back to (0,0)-(0,0)
+  CHECK_FALSE(h.gpu.draw_state().dither);
+  CHECK_FALSE(h.gpu.draw_state().check_mask);
+  CHECK(h.gpu.gpustat() == 0x14802000);
+}

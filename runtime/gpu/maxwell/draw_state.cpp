@@ -82,8 +82,38 @@ RenderTarget depth_target(const Engine& engine) {
 }
 } // namespace
 
-std::shared_ptr<DrawSnapshot> Engine3D::snapshot_draw() const {
-  auto draw = std::make_shared<DrawSnapshot>();
+uint8_t Engine3D::state_group_of(uint32_t method) {
+  static const std::array<uint8_t, register_count> groups = [] {
+    std::array<uint8_t, register_count> table{};
+    auto mark = [&](uint32_t first, uint32_t last, uint8_t group) {
+      for (uint32_t m = first; m <= last; m += 4) table[m >> 2] |= group;
+    };
+    mark(0x1c00, 0x1cfc, vertex_group);   // SET_VERTEX_STREAM_A_*
+    mark(0x1f00, 0x1f7c, vertex_group);   // SET_VERTEX_STREAM_LIMIT_A_*
+    mark(0x1880, 0x18bc, vertex_group);   // SET_VERTEX_STREAM_INSTANCE_A
+    mark(0x1160, 0x11dc, vertex_group);   // SET_VERTEX_ATTRIBUTE_A
+    mark(0x2000, 0x217c, program_group);  // SET_PIPELINE_*
+    mark(0x1608, 0x160c, program_group);  // SET_PROGRAM_REGION_A/B
+    mark(0x0800, 0x09fc, target_group);   // SET_COLOR_TARGET_*
+    mark(0x0fe0, 0x0ff0, target_group);   // SET_ZT_A .. SET_ZT_ARRAY_PITCH
+    mark(0x1228, 0x1230, target_group);   // SET_ZT_SIZE_*
+    mark(0x121c, 0x121c, target_group);   // SET_CT_SELECT
+    mark(0x1538, 0x1538, target_group);   // SET_ZT_SELECT
+    mark(0x179c, 0x179c, target_group);   // SET_ZT_LAYER
+    mark(0x0a00, 0x0bfc, viewport_group); // SET_VIEWPORT_SCALE/OFFSET/...
+    mark(0x0c00, 0x0cfc, viewport_group); // SET_VIEWPORT_CLIP_*
+    mark(0x0e00, 0x0efc, viewport_group); // SET_SCISSOR_*
+    mark(0x155c, 0x1564, pool_group);     // SET_TEX_SAMPLER_POOL_*
+    mark(0x1574, 0x157c, pool_group);     // SET_TEX_HEADER_POOL_*
+    for (uint32_t m : fixed_function_methods()) table[m >> 2] |= fixed_function_group;
+    return table;
+  }();
+  return groups[(method >> 2) & (register_count - 1)];
+}
+
+std::shared_ptr<DrawSnapshot> Engine3D::build_snapshot(const DrawSnapshot* previous, uint32_t dirty) const {
+  auto draw = previous ? std::make_shared<DrawSnapshot>(*previous) : std::make_shared<DrawSnapshot>();
+  if (!previous) dirty = all_state_groups;
   draw->channel = channel_;
   draw->render_enabled = render_enabled();
   draw->base_vertex = reg(m3d::set_global_base_vertex_index);
@@ -92,9 +122,11 @@ std::shared_ptr<DrawSnapshot> Engine3D::snapshot_draw() const {
   draw->index_size = index_size == 0 ? 1 : index_size == 1 ? 2 : 4;
   draw->index_address = address_pair(m3d::set_index_buffer_a);
   draw->index_limit = address_pair(m3d::set_index_buffer_c);
+  if (dirty & vertex_group) {
   for (uint32_t j = 0; j < vertex_stream_count; ++j) {
     const uint32_t base = m3d::vertex_stream + j * m3d::vertex_stream_stride;
     VertexStream& stream = draw->vertex_streams[j];
+    stream = VertexStream{};
     const uint32_t format = reg(base);
     stream.enabled = extract_bits(format, 12, 1) != 0;
     if (!stream.enabled) continue;
@@ -105,25 +137,30 @@ std::shared_ptr<DrawSnapshot> Engine3D::snapshot_draw() const {
     stream.per_instance = extract_bits(reg(m3d::set_vertex_stream_instance_a + 4 * j), 0, 1) != 0;
   }
   for (uint32_t i = 0; i < vertex_attribute_count; ++i) draw->vertex_attributes[i] = reg(m3d::set_vertex_attribute_a + 4 * i);
+  }
   const uint64_t program_region = address_pair(m3d::set_program_region_a);
   for (uint32_t j = 0; j < pipeline_slot_count; ++j) {
     const uint32_t base = m3d::pipeline + j * m3d::pipeline_stride;
     ShaderProgram& program = draw->programs[j];
-    const uint32_t shader = reg(base);
-    program.enabled = extract_bits(shader, 0, 1) != 0;
-    program.type = extract_bits(shader, 4, 4);
-    if (!program.enabled) continue;
-    program.address = program_region + reg(base + 4);
-    program.register_count = reg(base + 0xc);
-    program.binding_group = reg(base + 0x10);
-    gpu_.memory().read(program.address, program.header); // the SPH as it is now
+    if (dirty & program_group) {
+      const uint32_t shader = reg(base);
+      program = ShaderProgram{};
+      program.enabled = extract_bits(shader, 0, 1) != 0;
+      program.type = extract_bits(shader, 4, 4);
+      program.address = program_region + reg(base + 4);
+      program.register_count = reg(base + 0xc);
+      program.binding_group = reg(base + 0x10);
+    }
+    if (program.enabled) gpu_.memory().read(program.address, program.header); // the SPH as memory holds it now
   }
-  draw->constant_buffers = constant_buffers_;
-  for (uint32_t j = 0; j < color_target_count; ++j) draw->color_targets[j] = color_target(*this, j);
-  draw->color_target_select = reg(m3d::set_ct_select);
-  draw->depth_target_enabled = extract_bits(reg(m3d::set_zt_select), 0, 1) != 0;
-  draw->depth_target = depth_target(*this);
-  for (uint32_t j = 0; j < viewport_count; ++j) {
+  if (dirty & constant_buffer_group) draw->constant_buffers = constant_buffers_;
+  if (dirty & target_group) {
+    for (uint32_t j = 0; j < color_target_count; ++j) draw->color_targets[j] = color_target(*this, j);
+    draw->color_target_select = reg(m3d::set_ct_select);
+    draw->depth_target_enabled = extract_bits(reg(m3d::set_zt_select), 0, 1) != 0;
+    draw->depth_target = depth_target(*this);
+  }
+  for (uint32_t j = 0; j < viewport_count && (dirty & viewport_group); ++j) {
     Viewport& viewport = draw->viewports[j];
     const uint32_t base = m3d::viewport + j * m3d::viewport_stride;
     for (uint32_t k = 0; k < 3; ++k) {
@@ -144,13 +181,17 @@ std::shared_ptr<DrawSnapshot> Engine3D::snapshot_draw() const {
     scissor.y_min = static_cast<uint16_t>(reg(s + 8));
     scissor.y_max = static_cast<uint16_t>(reg(s + 8) >> 16);
   }
-  draw->texture_header_pool = address_pair(m3d::set_tex_header_pool_a);
-  draw->texture_header_limit = extract_bits(reg(m3d::set_tex_header_pool_c), 0, 22);
-  draw->sampler_pool = address_pair(m3d::set_tex_sampler_pool_a);
-  draw->sampler_limit = extract_bits(reg(m3d::set_tex_sampler_pool_c), 0, 20);
-  const auto& methods = fixed_function_methods();
-  draw->fixed_function.resize(methods.size());
-  for (size_t i = 0; i < methods.size(); ++i) draw->fixed_function[i] = reg(methods[i]);
+  if (dirty & pool_group) {
+    draw->texture_header_pool = address_pair(m3d::set_tex_header_pool_a);
+    draw->texture_header_limit = extract_bits(reg(m3d::set_tex_header_pool_c), 0, 22);
+    draw->sampler_pool = address_pair(m3d::set_tex_sampler_pool_a);
+    draw->sampler_limit = extract_bits(reg(m3d::set_tex_sampler_pool_c), 0, 20);
+  }
+  if (dirty & fixed_function_group) {
+    const auto& methods = fixed_function_methods();
+    draw->fixed_function.resize(methods.size());
+    for (size_t i = 0; i < methods.size(); ++i) draw->fixed_function[i] = reg(methods[i]);
+  }
   return draw;
 }
 

@@ -96,6 +96,7 @@ void Engine3D::emit(uint32_t method, uint32_t value) {
 
 void Engine3D::write_method(uint32_t method, uint32_t value) {
   store(method, value);
+  dirty_groups_ |= state_group_of(method);
   if (InlineUpload::handles(method)) {
     upload_.write(gpu_, *this, method, value);
     return;
@@ -166,6 +167,7 @@ void Engine3D::load_constant_buffer(uint32_t value) {
 void Engine3D::bind_constant_buffer(uint32_t group, uint32_t value) {
   const uint32_t slot = extract_bits(value, 4, 5);
   if (slot >= constant_buffer_slots) throw Error(fmt::format("constant buffer slot {} does not exist", slot));
+  dirty_groups_ |= constant_buffer_group;
   ConstantBufferBinding& binding = constant_buffers_[group][slot];
   binding.valid = extract_bits(value, 0, 1) != 0;
   binding.address = address_pair(m3d::set_constant_buffer_selector_b);
@@ -192,13 +194,15 @@ void Engine3D::end() {
 }
 
 void Engine3D::issue_draw(uint32_t topology, bool indexed, uint32_t first, uint32_t count) {
-  std::shared_ptr<DrawSnapshot> draw = snapshot_draw();
+  std::shared_ptr<DrawSnapshot> draw = build_snapshot(last_draw_.get(), last_draw_ ? dirty_groups_ : all_state_groups);
+  dirty_groups_ = 0;
   draw->draw_index = gpu_.next_draw_index();
   draw->topology = topology;
   draw->indexed = indexed;
   draw->first = first;
   draw->count = count;
   draw->instance = instance_;
+  last_draw_ = draw;
   gpu_.backend().draw(std::move(draw));
 }
 

@@ -30,8 +30,8 @@ public:
   /// The instruction words of macro `index` (its extent), or empty when it has none.
   std::vector<uint32_t> macro_words(uint32_t index) const;
 
-  /// The snapshot a draw issued now would get (also used by `kiln gpu replay --dump-state`).
-  std::shared_ptr<DrawSnapshot> snapshot_draw() const;
+  /// The snapshot a draw issued now would get, built from scratch.
+  std::shared_ptr<DrawSnapshot> snapshot_draw() const { return build_snapshot(nullptr, all_state_groups); }
   /// Whether conditional rendering lets work through now (reads guest memory in command order).
   bool render_enabled() const;
 
@@ -40,6 +40,15 @@ private:
     uint32_t index;
     std::vector<uint32_t> parameters;
   };
+
+  // Groups of 3D state a snapshot holds; a draw copies the previous snapshot and rebuilds only the groups whose
+  // methods were written since (the SPH is read from memory at every draw regardless).
+  enum StateGroup : uint32_t {
+    vertex_group = 1, program_group = 2, target_group = 4, viewport_group = 8, pool_group = 16,
+    fixed_function_group = 32, constant_buffer_group = 64, all_state_groups = 127
+  };
+  static uint8_t state_group_of(uint32_t method);
+  std::shared_ptr<DrawSnapshot> build_snapshot(const DrawSnapshot* previous, uint32_t dirty) const;
 
   void write_method(uint32_t method, uint32_t value);
   void run_macro(uint32_t index, const std::vector<uint32_t>& parameters);
@@ -65,6 +74,8 @@ private:
   bool indexed_draw_ = false;
   uint32_t draw_count_ = 0;
   uint32_t instance_ = 0;
+  std::shared_ptr<const DrawSnapshot> last_draw_;
+  uint32_t dirty_groups_ = all_state_groups;
 };
 
 } // namespace kiln::maxwell

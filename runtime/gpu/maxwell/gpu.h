@@ -70,6 +70,7 @@ public:
   AddressSpace& memory() { return memory_; }
   const AddressSpace& memory() const { return memory_; }
   Backend& backend() { return *backend_; }
+  void set_backend(Backend* backend) { backend_ = backend ? backend : &default_backend_; }
 
   /// Channels are numbered from 0 in creation order.
   uint32_t create_channel();

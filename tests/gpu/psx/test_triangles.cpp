@@ -127,6 +127,12 @@ TEST_CASE("triangles too large for the hardware are dropped", "[psx][gpu][raster
     h.gp0({red_flat_triangle, h.xy(0, 0), h.xy(2, 0), h.xy(0, 512)});
     CHECK(h.count(0, 0, 4, 512, red) == 0);
   }
+  SECTION("a quad's two triangles are checked separately") {
+    // (0,0) (10,0) (0,10) (-1020,10): the second triangle (v1,v2,v3) has v1-v3 1030 columns apart and is
+    // dropped; the first is drawn: rows 0..9 with 10-y pixels, 55 in all.
+    h.gp0({0x280000F8, h.xy(0, 0), h.xy(10, 0), h.xy(0, 10), h.xy(-1020, 10)});
+    CHECK(h.count(0, 0, 1024, 512, red) == 55);
+  }
   SECTION("degenerate (zero area): nothing") {
     h.gp0({red_flat_triangle, h.xy(0, 0), h.xy(4, 4), h.xy(8, 8)});
     CHECK(h.count(0, 0, 16, 16, red) == 0);

@@ -90,7 +90,7 @@ void Gpu::write_gp0(uint32_t word) {
 
 std::optional<PendingCommand> Gpu::pending_command() const {
   if (write_.active) {
-    return PendingCommand{decode_gp0(0xA0000000), fmt::format("received {} data words, {} halfwords of {}x{} missing",
+    return PendingCommand{decode_gp0(uint32_t{write_opcode_} << 24), fmt::format("received {} data words, {} halfwords of {}x{} missing",
                                                               write_words_, write_.halfwords_left(), write_.width,
                                                               write_.height)};
   }
@@ -139,6 +139,7 @@ void Gpu::execute(std::span<const uint32_t> words) {
     case Gp0Kind::vram_write:
       write_ = start_transfer(words);
       write_words_ = 0;
+      write_opcode_ = command.opcode;
       break;
     case Gp0Kind::vram_read: read_ = start_transfer(words); break;
     case Gp0Kind::draw_mode: draw_.apply_draw_mode(words[0], false, texture_disable_allowed_); break;

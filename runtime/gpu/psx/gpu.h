@@ -87,6 +87,7 @@ private:
   unsigned words_expected_ = 0;
   Transfer write_, read_;
   uint32_t write_words_ = 0;         ///< data words the CPU-to-VRAM transfer has received
+  uint8_t write_opcode_ = 0xA0;      ///< the command byte that started it (A0h..BFh)
   bool in_polyline_ = false;
   uint8_t polyline_opcode_ = 0;
   uint32_t previous_vertex_[2] = {}; ///< colour, position of the polyline's last vertex

@@ -146,9 +146,10 @@ TEST_CASE("word streams: parsing and truncated commands", "[psx][gpu][replay]") 
   CHECK_THROWS_WITH(kiln::psx::replay(gpu, truncated, "t.txt"),
                     Catch::Contains("line 2") && Catch::Contains("GP0(38h)") && Catch::Contains("3 of 8 words"));
   kiln::psx::Gpu gpu2;
-  const auto short_transfer = kiln::psx::parse_gpu_words("GP0 A0000000\nGP0 0\nGP0 00020002\nGP0 1\n", "t.txt");
+  const auto short_transfer = kiln::psx::parse_gpu_words("GP0 A3000000\nGP0 0\nGP0 00020002\nGP0 1\n", "t.txt");
   CHECK_THROWS_WITH(kiln::psx::replay(gpu2, short_transfer, "t.txt"),
-                    Catch::Contains("line 1") && Catch::Contains("CPU-to-VRAM"));
+                    Catch::Contains("line 1") && Catch::Contains("GP0(A3h) CPU-to-VRAM") &&
+                        Catch::Contains("2 halfwords of 2x2 missing"));
   kiln::psx::Gpu gpu3;
   const auto open_polyline = kiln::psx::parse_gpu_words("GP0 48000000\nGP0 0\nGP0 00050005\n", "t.txt");
   CHECK_THROWS_WITH(kiln::psx::replay(gpu3, open_polyline, "t.txt"), Catch::Contains("not terminated"));

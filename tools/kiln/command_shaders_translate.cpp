@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -76,8 +77,11 @@ void validate_folder(const std::string& folder) {
     else messages = kiln::spirv::validate(words);
     if (messages.empty()) continue;
     ++failures;
-    fmt::print("{}: {}\n", path.string(), messages.front()); // one line per failing module
+    std::string first = messages.front();
+    std::replace(first.begin(), first.end(), '\n', ' ');
+    fmt::print("{}: {}\n", path.string(), first); // one line per failing module
   }
+  std::fflush(stdout); // the per-module lines come before the summary error
   if (failures != 0) throw Error(fmt::format("{} of {} SPIR-V module(s) in {} fail validation for Vulkan 1.2", failures, modules.size(), folder));
   kiln::log::info("{} SPIR-V module(s) in {} pass validation for Vulkan 1.2", modules.size(), folder);
 }

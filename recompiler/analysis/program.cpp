@@ -230,7 +230,29 @@ void Program::find_jump_table(const Function& function, uint64_t branch_address)
       break;
     }
   }
-  if (!add || !load || !anchor || !table || !bound || *bound > 4096) return unresolved();
+  if (add && load && !table) {
+    // The table address is often loop-invariant and materialised once, far from the dispatch: accept the
+    // function's ADRP+ADD pairs into that register if they all agree.
+    const a64::Register base = load->reg(1);
+    for (uint64_t a = function.start; a + 4 < function.end; a += 4) {
+      const Instruction& p = *instruction(a);
+      if (!p.decoded || p.opcode != "ADRP" || !same_register(p.reg(0), base)) continue;
+      for (uint64_t b = a + 4; b < std::min(function.end, a + 4 * 8); b += 4) {
+        const Instruction& q = *instruction(b);
+        if (q.decoded && q.opcode == "ADDXri" && same_register(q.reg(0), base) && same_register(q.reg(1), base)) {
+          const uint64_t value = (p.address & ~uint64_t{0xfff}) + (static_cast<uint64_t>(p.imm(1)) << 12) + static_cast<uint64_t>(q.imm(2));
+          if (table && *table != value) return unresolved();
+          table = value;
+          break;
+        }
+      }
+    }
+  }
+  if (!add || !load || !anchor || !table) return unresolved();
+  // Without the bounding CMP in reach, read entries while they land inside the function: extra cases are
+  // harmless (each is a real instruction; the run-time value picks the right one, anything else is dispatched).
+  const bool bounded = bound.has_value() && *bound <= 4096;
+  if (!bounded) bound = 255;
   const std::string_view lop = load->opcode;
   const unsigned size = lop.starts_with("LDRBB") ? 1 : lop.starts_with("LDRHH") ? 2 : 4;
   const bool signed_load = lop.starts_with("LDRSW");
@@ -240,6 +262,10 @@ void Program::find_jump_table(const Function& function, uint64_t branch_address)
   else shift = add->imm(3) & 63;
   JumpTable jt{branch_address, *table, {}};
   try {
+    const elf::Segment* segment = elf_.segment_at(*table);
+    if (!segment) return unresolved();
+    const uint64_t available = (segment->address + segment->memory_size - *table) / size;
+    if (!bounded) bound = std::min<uint64_t>(*bound, available - 1);
     const std::vector<uint8_t> bytes = elf_.read_memory(*table, (*bound + 1) * size);
     for (uint64_t k = 0; k <= *bound; ++k) {
       uint64_t raw = 0;
@@ -251,11 +277,14 @@ void Program::find_jump_table(const Function& function, uint64_t branch_address)
       if (extend >= 4) value = sign_extend(static_cast<uint64_t>(value), width);
       else if (width < 64) value &= static_cast<int64_t>((uint64_t{1} << width) - 1);
       const uint64_t target = *anchor + (static_cast<uint64_t>(value) << shift);
-      if (target < function.start || target >= function.end || !is_code(target)) return unresolved();
+      if (target < function.start || target >= function.end || !is_code(target)) {
+        if (bounded || k == 0) return unresolved();
+        break;
+      }
       jt.targets.push_back(target);
     }
   } catch (const Error&) {
-    return unresolved();
+    if (bounded || jt.targets.empty()) return unresolved();
   }
   jump_tables_[branch_address] = std::move(jt);
 }

@@ -262,3 +262,34 @@ inline V128 v_table(const Cpu* c, int first, int count, const V128& indices, int
 }
 
 } // namespace kiln::rt
+
+namespace kiln::rt {
+
+template <typename E, int N, typename F>
+inline V128 v_map3(const V128& a, const V128& b, const V128& c, F f) {
+  E x[16 / sizeof(E)], y[16 / sizeof(E)], z[16 / sizeof(E)], r[16 / sizeof(E)] = {};
+  std::memcpy(x, &a, 16);
+  std::memcpy(y, &b, 16);
+  std::memcpy(z, &c, 16);
+  for (int i = 0; i < N; ++i) r[i] = static_cast<E>(f(x[i], y[i], z[i]));
+  V128 out;
+  std::memcpy(&out, r, 16);
+  return out;
+}
+/// Long/wide forms (SMULL, UADDW, SMLAL...): wide lanes of `acc`/`a` combined with widened lanes of the low or
+/// high half of `b` (and `c` for the three-operand forms).
+template <typename Narrow, typename Wide, int N, typename F>
+inline V128 v_long(const V128& a, const V128& b, const V128& c, bool high, F f) {
+  Wide x[N];
+  Narrow y[N], z[N];
+  std::memcpy(x, &a, sizeof x);
+  std::memcpy(y, reinterpret_cast<const uint8_t*>(&b) + (high ? 8 : 0), 8);
+  std::memcpy(z, reinterpret_cast<const uint8_t*>(&c) + (high ? 8 : 0), 8);
+  Wide r[N];
+  for (int i = 0; i < N; ++i) r[i] = static_cast<Wide>(f(x[i], static_cast<Wide>(y[i]), static_cast<Wide>(z[i])));
+  V128 out;
+  std::memcpy(&out, r, 16);
+  return out;
+}
+
+} // namespace kiln::rt

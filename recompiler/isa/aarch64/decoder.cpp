@@ -135,6 +135,7 @@ Decoder::Decoder() : impl_(std::make_unique<Impl>()) {
   impl_->printer.reset(impl_->target->createMCInstPrinter(llvm::Triple(triple), 0, *impl_->asm_info,
                                                           *impl_->instructions, *impl_->registers));
   if (!impl_->disassembler || !impl_->printer) throw Error("LLVM could not create the AArch64 disassembler");
+  impl_->printer->setPrintBranchImmAsAddress(true); // branch and ADRP targets as absolute addresses
   impl_->register_map.resize(impl_->registers->getNumRegs());
   for (unsigned i = 1; i < impl_->registers->getNumRegs(); ++i) impl_->register_map[i] = classify(impl_->registers->getName(i));
 }

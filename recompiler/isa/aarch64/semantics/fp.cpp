@@ -89,7 +89,9 @@ void convert_int(const Instruction& i, EmitTarget& out) {
     const bool sign = op[0] == 'S';
     const std::string source = read(i.reg(1));
     const std::string integer = sign ? (i.reg(1).is_64() ? fmt::format("(int64_t){}", source) : fmt::format("(int32_t){}", source)) : source;
-    out.line(fwrite(i.reg(0), fmt::format("({}){}", t, integer)));
+    // The fixed-point forms (SCVTF d0, w1, #fbits) carry a third operand: divide by 2^fbits.
+    const std::string scale = i.operands.size() > 2 ? fmt::format(" / ({})({:.1f})", t, std::ldexp(1.0, static_cast<int>(i.imm(2)))) : "";
+    out.line(fwrite(i.reg(0), fmt::format("({}){}{}", t, integer, scale)));
     return;
   }
   const char rounding = op[4];
@@ -150,7 +152,7 @@ void register_fp(Registry& r) {
     for (const char* base : {"FCVTZS", "FCVTZU", "FCVTAS", "FCVTAU", "FCVTNS", "FCVTNU", "FCVTMS", "FCVTMU", "FCVTPS", "FCVTPU"})
       for (const char* w : {"UW", "UX"}) add(std::string(base) + w + p + "r", convert_int);
     for (const char* base : {"SCVTF", "UCVTF"})
-      for (const char* w : {"UW", "UX"}) add(std::string(base) + w + p + "ri", convert_int);
+      for (const char* w : {"UW", "UX", "SW", "SX"}) add(std::string(base) + w + p + "ri", convert_int);
     add(std::string("FMOV") + p + "i", move);
     add(std::string("FMOV") + p + "r", move);
   }

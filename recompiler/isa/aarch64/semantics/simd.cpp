@@ -1,6 +1,7 @@
 // Advanced SIMD (NEON): lane-wise arithmetic, compares, pairwise and across-lane reductions, permutes,
 // moves between register files, immediates and LD1/ST1 structures. Lanes go through the typed helpers in
 // runtime/core/a64_ops.h, which the host compiler vectorises.
+#include <cmath>
 #include <map>
 
 #include "recompiler/isa/aarch64/semantics/handlers.h"
@@ -51,6 +52,7 @@ const std::map<std::string_view, std::string>& binary_ops() {
       {"CMGT", "S(x) > S(y) ? E(~E(0)) : E(0)"}, {"CMGE", "S(x) >= S(y) ? E(~E(0)) : E(0)"},
       {"UMAX", "x > y ? x : y"}, {"UMIN", "x < y ? x : y"}, {"SMAX", "S(x) > S(y) ? x : y"}, {"SMIN", "S(x) < S(y) ? x : y"},
       {"UABD", "x > y ? E(x - y) : E(y - x)"}, {"SABD", "S(x) > S(y) ? E(x - y) : E(y - x)"},
+      {"SSHL", "(int8_t)y >= 0 ? ((int8_t)y >= (int)sizeof(E) * 8 ? E(0) : E(x << (int8_t)y)) : E(S(x) >> (-(int8_t)y >= (int)sizeof(E) * 8 ? (int)sizeof(E) * 8 - 1 : -(int8_t)y))"},
       {"USHL", "(int8_t)y >= 0 ? ((int8_t)y >= (int)sizeof(E) * 8 ? E(0) : E(x << (int8_t)y)) : (-(int8_t)y >= (int)sizeof(E) * 8 ? E(0) : E(x >> -(int8_t)y))"},
       {"FADD", "x + y"}, {"FSUB", "x - y"}, {"FMUL", "x * y"}, {"FDIV", "x / y"},
       {"FMAX", "kiln::rt::fp_max(x, y)"}, {"FMIN", "kiln::rt::fp_min(x, y)"}, {"FMAXNM", "kiln::rt::fp_maxnm(x, y)"},
@@ -297,6 +299,82 @@ void structure(const Instruction& i, EmitTarget& out) {
   out.line(code + "}");
 }
 
+/// MLA/MLS/FMLA/FMLS (d, d, n, m) and the by-element FMLA/FMLS (d, d, n, m, index).
+void accumulate(const Instruction& i, EmitTarget& out) {
+  Shape s;
+  parse(i.opcode, s);
+  const std::string e = lane_type(s);
+  const bool subtract = s.operation == "MLS" || s.operation == "FMLS";
+  std::string m = vreg(i.reg(3));
+  if (ends_with(i.opcode, "_indexed")) m = fmt::format("kiln::rt::v_dup<{}, {}>(kiln::rt::v_lane<{}>({}, {}))", e, s.lanes, e, m, i.imm(4));
+  const std::string body = s.is_float ? (subtract ? "std::fma(-y, z, x)" : "std::fma(y, z, x)") : (subtract ? "x - y * z" : "x + y * z");
+  set(out, i.reg(0), fmt::format("kiln::rt::v_map3<{}, {}>({}, {}, {}, [](auto x, auto y, auto z) {{ return {}({}); }})", e, s.lanes, vreg(i.reg(1)),
+                                 vreg(i.reg(2)), m, e, body));
+}
+
+/// Long and wide forms named "<OP>v2i32_v2i64": SMULL/UMULL (d, n, m), SMLAL/UMLAL/SMLSL/UMLSL (d, d, n, m),
+/// SADDW/UADDW/SSUBW/USUBW (d, n, m), SADDL/UADDL/SSUBL/USUBL (d, n, m). The "2" forms read the high halves.
+void long_form(const Instruction& i, EmitTarget& out) {
+  const std::string_view op = i.opcode;
+  Shape s;
+  parse(op.substr(0, op.find('_')), s);
+  const bool high = s.full();
+  const int lanes = 64 / s.bits;
+  const bool sign = op[0] == 'S';
+  const std::string narrow = sign ? stype(s.bits) : utype(s.bits), wide = sign ? stype(s.bits * 2) : utype(s.bits * 2);
+  const std::string_view name = s.operation.substr(1); // MULL, MLAL, ADDW...
+  std::string acc = "c->v_regs[0]", b, c, body;
+  if (name == "MULL") { b = vreg(i.reg(1)); c = vreg(i.reg(2)); body = "y * z"; }
+  else if (name == "MLAL" || name == "MLSL") { acc = vreg(i.reg(1)); b = vreg(i.reg(2)); c = vreg(i.reg(3)); body = name == "MLAL" ? "x + y * z" : "x - y * z"; }
+  else if (name == "ADDW" || name == "SUBW") { acc = vreg(i.reg(1)); b = vreg(i.reg(2)); c = b; body = name == "ADDW" ? "x + y" : "x - y"; }
+  else { b = vreg(i.reg(1)); c = vreg(i.reg(2)); body = name == "ADDL" ? "y + z" : "y - z"; }
+  set(out, i.reg(0), fmt::format("kiln::rt::v_long<{}, {}, {}>({}, {}, {}, {}, [](auto x, auto y, auto z) {{ (void)x; (void)z; return {}; }})", narrow, wide,
+                                 lanes, acc, b, c, high, body));
+}
+
+void fp_move_immediate(const Instruction& i, EmitTarget& out) { // FMOVv2f64_ns / v4f32_ns / v2f32_ns (d, imm8)
+  Shape s;
+  parse(i.opcode, s);
+  const uint32_t imm8 = static_cast<uint32_t>(i.imm(1));
+  const int exponent = static_cast<int>(((imm8 >> 4) & 7) ^ 4) - 3;
+  double value = (16.0 + (imm8 & 15)) / 16.0 * std::ldexp(1.0, exponent);
+  if (imm8 & 0x80) value = -value;
+  set(out, i.reg(0), fmt::format("kiln::rt::v_dup<{}, {}>(({}){:.17g})", lane_type(s), s.lanes, lane_type(s), value));
+}
+
+void convert_vector(const Instruction& i, EmitTarget& out) { // SCVTF/UCVTF/FCVTZS/FCVTZU v2f64/v4f32/v2f32 (d, n)
+  Shape s;
+  parse(i.opcode, s);
+  const std::string f = ftype(s.bits), u = utype(s.bits), sg = stype(s.bits);
+  std::string body;
+  if (s.operation == "SCVTF") body = fmt::format("kiln::rt::f{}_bits(({})({})x)", s.bits, f, sg);
+  else if (s.operation == "UCVTF") body = fmt::format("kiln::rt::f{}_bits(({})x)", s.bits, f);
+  else if (s.operation == "FCVTZS") body = fmt::format("({})kiln::rt::fp_to_int<{}>(std::trunc(kiln::rt::bits_to_f{}(x)))", u, sg, s.bits);
+  else body = fmt::format("kiln::rt::fp_to_int<{}>(std::trunc(kiln::rt::bits_to_f{}(x)))", u, s.bits);
+  set(out, i.reg(0), fmt::format("kiln::rt::v_map1<{}, {}>({}, [](auto x) {{ return {}; }})", u, s.lanes, vreg(i.reg(1)), body));
+}
+
+void fp_narrow(const Instruction& i, EmitTarget& out) { // FCVTNv2i32 (d, n) / FCVTNv4i32 (d, d, n): doubles to floats
+  const bool high = i.opcode == "FCVTNv4i32";
+  set(out, i.reg(0), fmt::format("kiln::rt::v_narrow<uint64_t, uint32_t, 2>({}, {}, {}, [](auto x) {{ return kiln::rt::f32_bits((float)kiln::rt::bits_to_f64(x)); }})",
+                                 vreg(i.reg(high ? 1 : 0)), vreg(i.reg(high ? 2 : 1)), high));
+}
+
+void scalar_shift(const Instruction& i, EmitTarget& out) { // SHLd / USHRd / SSHRd (d, n, amount)
+  const std::string_view op = i.opcode;
+  const int64_t amount = i.imm(2);
+  const std::string a = fmt::format("{}.u64[0]", vreg(i.reg(1)));
+  std::string value;
+  if (op == "SHLd") value = fmt::format("{} << {}", a, amount);
+  else if (op == "USHRd") value = amount >= 64 ? "0" : fmt::format("{} >> {}", a, amount);
+  else value = fmt::format("(uint64_t)((int64_t){} >> {})", a, std::min<int64_t>(amount, 63));
+  set(out, i.reg(0), fmt::format("kiln::rt::v_from_u64({})", value));
+}
+
+void pairwise_scalar(const Instruction& i, EmitTarget& out) { // ADDPv2i64p (d, n)
+  set(out, i.reg(0), fmt::format("kiln::rt::v_from_u64({0}.u64[0] + {0}.u64[1])", vreg(i.reg(1))));
+}
+
 } // namespace
 
 void register_simd(Registry& r) {
@@ -341,6 +419,17 @@ void register_simd(Registry& r) {
                            "MVNIv4i32", "MVNIv4i16", "MVNIv8i16", "ORRv2i32", "ORRv4i32", "ORRv4i16", "ORRv8i16", "BICv2i32", "BICv4i32", "BICv4i16", "BICv8i16",
                            "MOVIv2s_msl", "MOVIv4s_msl", "MVNIv2s_msl", "MVNIv4s_msl"})
     add(name, move_immediate);
+  for (const char* a : int_arrangements) for (const char* op : {"MLA", "MLS"}) add(std::string(op) + a, accumulate);
+  for (const char* a : float_arrangements) for (const char* op : {"FMLA", "FMLS"}) add(std::string(op) + a, accumulate);
+  for (const char* name : {"FMLAv2i32_indexed", "FMLAv4i32_indexed", "FMLAv2i64_indexed", "FMLSv2i32_indexed", "FMLSv4i32_indexed", "FMLSv2i64_indexed"}) add(name, accumulate);
+  for (const char* op : {"SMULL", "UMULL", "SMLAL", "UMLAL", "SMLSL", "UMLSL", "SADDW", "UADDW", "SSUBW", "USUBW", "SADDL", "UADDL", "SSUBL", "USUBL"})
+    for (const char* shapes : {"v8i8_v8i16", "v16i8_v8i16", "v4i16_v4i32", "v8i16_v4i32", "v2i32_v2i64", "v4i32_v2i64"}) add(std::string(op) + shapes, long_form);
+  for (const char* name : {"FMOVv2f64_ns", "FMOVv4f32_ns", "FMOVv2f32_ns"}) add(name, fp_move_immediate);
+  for (const char* op : {"SCVTF", "UCVTF", "FCVTZS", "FCVTZU"}) for (const char* a : float_arrangements) add(std::string(op) + a, convert_vector);
+  add("FCVTNv2i32", fp_narrow);
+  add("FCVTNv4i32", fp_narrow);
+  for (const char* name : {"SHLd", "USHRd", "SSHRd"}) add(name, scalar_shift);
+  add("ADDPv2i64p", pairwise_scalar);
   for (const char* prefix : {"LD1", "ST1"})
     for (const char* count : {"One", "Two", "Three", "Four"})
       for (const char* a : {"v8b", "v16b", "v4h", "v8h", "v2s", "v4s", "v1d", "v2d"}) {

@@ -3,12 +3,15 @@
 // uses std::fma at the same place. Directed rounding uses the host's rounding modes (compiled -frounding-math).
 #include <cfenv>
 #include <cmath>
+#include <cstring>
 #include <numbers>
 
 #include "tests/translator/run/corpus_case.h"
 
 namespace kiln::test {
 namespace {
+
+__extension__ typedef _Float16 half; // GCC's IEEE binary16, rounding to nearest even: an independent reference
 
 constexpr int n = 1000;
 
@@ -197,6 +200,22 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
 
+  cases.push_back({"half_double", "half_convert",
+                   [](auto& r) {
+                     auto a = generate<float>(n, [&] {
+                       const float sign = (r() & 1) ? -1.0f : 1.0f;
+                       return sign * std::ldexp(random_float(r, 1.0f, 2.0f), random_int(r, -27, 17)); // subnormal halves to overflow
+                     });
+                     for (int i = 0; i < n; i += 23) a[i] = static_cast<float>(random_int(r, 0, 2047)) + 0.5f; // ties
+                     return one_dimensional({input(a), output<uint16_t>(n), output<float>(n), scalar(n)});
+                   },
+                   [](Launch& l) {
+                     for (int i = 0; i < n; ++i) {
+                       const half h = static_cast<half>(l.arguments[0].as<float>()[i]);
+                       std::memcpy(&l.arguments[1].as<uint16_t>()[i], &h, 2);
+                       l.arguments[2].as<float>()[i] = static_cast<float>(static_cast<half>(h * h));
+                     }
+                   }});
   cases.push_back({"half_double", "double_arithmetic",
                    [](auto& r) { return one_dimensional({input(doubles(r)), input(doubles(r)), output<double>(2 * n), scalar(n)}); },
                    [](Launch& l) {

@@ -1,5 +1,6 @@
 #pragma once
 // Internal to the SM86 lowering: the state shared by the lower_*.cpp files.
+#include <array>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -73,6 +74,13 @@ private:
   ValueId combine_predicate(const Instruction& instruction, ValueId result, ValueId other);
   ValueId round_directed(ValueId rounded, ValueId error, Modifier mode);
   ValueId flush(ValueId value, bool ftz);
+
+  // lower_half.cpp
+  ValueId half_to_double(ValueId bits16);
+  ValueId double_to_half(ValueId value);
+  std::array<ValueId, 2> half_pair(const Operand& source);
+  void lower_half_arith(const Instruction& instruction);
+  void lower_f2fp(const Instruction& instruction);
 
   // lower_memory.cpp: memory, atomics, special registers, warps, barriers
   bool lower_memory(const Instruction& instruction);

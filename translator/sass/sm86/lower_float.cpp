@@ -281,6 +281,10 @@ bool Lowerer::lower_float(const Instruction& instruction) {
   case Opcode::I2FP: lower_i2f(instruction); return true;
   case Opcode::F2F: lower_f2f(instruction); return true;
   case Opcode::FCHK: lower_fchk(instruction); return true;
+  case Opcode::HADD2:
+  case Opcode::HMUL2:
+  case Opcode::HFMA2: lower_half_arith(instruction); return true;
+  case Opcode::F2FP: lower_f2fp(instruction); return true;
   default: return false;
   }
 }

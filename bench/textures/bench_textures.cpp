@@ -1,5 +1,5 @@
 // Block-linear deswizzle/swizzle throughput next to memcpy of the same bytes, measured in the same run.
-// Usage: bench_textures [--quick]
+// Usage: bench_textures [--quick] [--only TEXT] (TEXT: rows whose "<name> <bytes>B" contains it, e.g. "1000x700 16B")
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -52,7 +52,12 @@ void measure(const Row& row, double budget) {
 } // namespace
 
 int main(int argc, char** argv) {
-  const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
+  bool quick = false;
+  std::string only;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--quick") quick = true;
+    if (std::string(argv[i]) == "--only" && i + 1 < argc) only = argv[++i];
+  }
   const double budget = quick ? 0.05 : 0.3;
   std::vector<Row> rows;
   for (uint32_t bytes : {4u, 8u, 16u, 1u, 2u}) {
@@ -68,6 +73,10 @@ int main(int argc, char** argv) {
   }
   fmt::print("{:<34} {:>3} {:>9} {:>10} {:>7} {:>9} {:>7} {:>9}\n", "surface", "Bpp", "MiB", "deswz GB/s", "/memcpy",
              "swz GB/s", "/memcpy", "memcpy");
-  for (const Row& row : rows) measure(row, budget);
+  for (const Row& row : rows) {
+    if (fmt::format("{} {}B", row.name, row.description.element.bytes).find(only) != std::string::npos) {
+      measure(row, budget);
+    }
+  }
   return 0;
 }

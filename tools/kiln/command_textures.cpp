@@ -38,8 +38,9 @@ const FormatInfo formats[] = {
     {"r32f", {4}, 41, FormatInfo::Png::none},         {"rgba32f", {16}, 2, FormatInfo::Png::none},
     {"bc1", {8, 4, 4}, 71, FormatInfo::Png::bc},      {"bc2", {16, 4, 4}, 74, FormatInfo::Png::bc},
     {"bc3", {16, 4, 4}, 77, FormatInfo::Png::bc},     {"bc4", {8, 4, 4}, 80, FormatInfo::Png::bc},
-    {"bc5", {16, 4, 4}, 83, FormatInfo::Png::bc},     {"bc6h", {16, 4, 4}, 95, FormatInfo::Png::none},
-    {"bc7", {16, 4, 4}, 98, FormatInfo::Png::none},
+    {"bc5", {16, 4, 4}, 83, FormatInfo::Png::bc},     {"bc4_snorm", {8, 4, 4}, 81, FormatInfo::Png::bc},
+    {"bc5_snorm", {16, 4, 4}, 84, FormatInfo::Png::bc}, {"bc6h", {16, 4, 4}, 95, FormatInfo::Png::bc},
+    {"bc6h_sfloat", {16, 4, 4}, 96, FormatInfo::Png::bc}, {"bc7", {16, 4, 4}, 98, FormatInfo::Png::bc},
 };
 
 FormatInfo find_format(const std::string& name) {
@@ -65,7 +66,7 @@ struct SurfaceOptions {
   bool cube = false;
 
   void add_to(CLI::App* command) {
-    command->add_option("--format", format, "element format: rgba8 r8 rg8 rgba16f bc1..bc7 astcWxH ...")
+    command->add_option("--format", format, "element format: rgba8 r8 rg8 rgba16f bc1..bc7 bc4_snorm bc5_snorm bc6h_sfloat astcWxH ...")
         ->capture_default_str();
     command->add_option("--width", width, "width in texels")->required();
     command->add_option("--height", height, "height in texels")->capture_default_str();

@@ -98,6 +98,15 @@ void copy_block_linear(const LevelLayout& level, uint32_t bytes_per_element, uin
         uint8_t* gob = gob_row + gob_x * g.block_bytes;
         uint8_t* target = linear_rows + (from - x0);
         if (all_rows && to - from == gob_width_bytes) {
+          // The next GOB of the row is a block (up to 16 KiB, another page) away, out of the hardware
+          // prefetchers' reach: ask for its 8 lines now (reads when deswizzling, the lines to be written
+          // when swizzling). Measured in bench_textures: swizzle of large surfaces 2-4x faster.
+          if (gob_x < last_gob_x) {
+#pragma GCC unroll 8
+            for (uint32_t line = 0; line < gob_size_bytes; line += 64) {
+              __builtin_prefetch(gob + g.block_bytes + line, to_linear ? 0 : 1);
+            }
+          }
           move_whole_gob<to_linear>(gob, target, row_pitch);
         } else {
           move_gob_part<to_linear>(gob, target, row_pitch, from - gob_left, to - gob_left,

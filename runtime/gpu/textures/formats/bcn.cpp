@@ -70,11 +70,11 @@ void decode_channel(const uint8_t* data, uint8_t Texel::*channel, Block& out) {
 /// The BC4/BC5 SNORM channel block: signed endpoints (-128 reads as -127), e0 > e1 gives six interpolated
 /// values, else four and then -127 and 127. Interpolants are rounded to nearest, halves away from zero.
 void decode_signed_channel(const uint8_t* data, int8_t* channel) {
-  const int32_t e0 = std::max<int32_t>(static_cast<int8_t>(data[0]), -127);
-  const int32_t e1 = std::max<int32_t>(static_cast<int8_t>(data[1]), -127);
+  const int32_t raw0 = static_cast<int8_t>(data[0]), raw1 = static_cast<int8_t>(data[1]);
+  const int32_t e0 = std::max(raw0, -127), e1 = std::max(raw1, -127);
   const auto divide = [](int32_t sum, int32_t by) { return sum >= 0 ? (sum + by / 2) / by : -((-sum + by / 2) / by); };
   int32_t values[8] = {e0, e1};
-  if (e0 > e1) {
+  if (raw0 > raw1) { // the specification compares the stored values (-127 against -128 is left open)
     for (int32_t i = 1; i < 7; ++i) values[i + 1] = divide((7 - i) * e0 + i * e1, 7);
   } else {
     for (int32_t i = 1; i < 5; ++i) values[i + 1] = divide((5 - i) * e0 + i * e1, 5);

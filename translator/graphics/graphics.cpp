@@ -39,7 +39,8 @@ Translation translate_graphics(std::span<const uint8_t> bytes, Arch arch, std::s
   }
   const sass::sm5x::Program program = sass::sm5x::decode_program(bytes, name);
   const sass::sm5x::ShaderProgramHeader& header = *program.header;
-  ir::Function function = sass::sm5x::lower_graphics(program, {.bound_texture_bank = options.bound_texture_bank});
+  ir::Function function = sass::sm5x::lower_graphics(program, {.bound_texture_bank = options.bound_texture_bank,
+                                                                          .constant_bank_word = options.constant_bank_word});
 
   Translation result;
   result.instructions = program.instructions.size();
@@ -56,6 +57,7 @@ Translation translate_graphics(std::span<const uint8_t> bytes, Arch arch, std::s
   if (const auto messages = spirv::validate(result.spirv); !messages.empty()) {
     throw Error(fmt::format("{}: the SPIR-V fails validation: {}", name, messages.front()));
   }
+  result.resources = resource_bindings(result.spirv);
   if (options.want_glsl) result.glsl = spirv::to_glsl(result.spirv);
   return result;
 }

@@ -3,11 +3,14 @@
 // `kiln shaders translate --arch ...` calls this; it needs no GPU.
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "translator/graphics/resources.h"
 #include "translator/spirv/emit_graphics.h"
 
 namespace kiln::graphics {
@@ -21,6 +24,8 @@ struct TranslateOptions {
   bool zero_registers = false;      ///< registers read before any write start at 0 (Mesa hosts; seed 002 §3.12)
   bool want_glsl = false;           ///< also produce GLSL (SPIRV-Cross) for reading
   uint32_t bound_texture_bank = 2;  ///< constant bank of bound-texture handles
+  /// Constant-bank contents the runtime knows (jump tables of BRX); see sass::sm5x::LowerOptions.
+  std::function<std::optional<uint32_t>(uint32_t bank, uint32_t byte_offset)> constant_bank_word;
   spirv::GraphicsOptions backend;   ///< descriptor array sizes, debug names
 };
 
@@ -30,6 +35,7 @@ struct Translation {
   std::string glsl;                   ///< when asked for
   std::array<uint8_t, 8> color_masks{}; ///< fragment: components written per colour target
   size_t instructions = 0;            ///< guest instructions decoded
+  std::vector<ResourceBinding> resources; ///< descriptors the module reads (set = backend.descriptor_set)
 };
 
 /// Decodes, lowers, emits and validates one program. `name` names the input in errors; a program the

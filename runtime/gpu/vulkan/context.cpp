@@ -168,6 +168,7 @@ Context::Context(const ContextOptions& options) : validation_log_(std::make_uniq
   enable13.subgroupSizeControl = core13.subgroupSizeControl;
   enable13.computeFullSubgroups = core13.computeFullSubgroups;
   enable13.maintenance4 = core13.maintenance4;
+  enable13.shaderDemoteToHelperInvocation = core13.shaderDemoteToHelperInvocation; // translated KIL demotes
 
   const float priority = 1.0f;
   vk::DeviceQueueCreateInfo queue_info({}, queue_family_, 1, &priority);

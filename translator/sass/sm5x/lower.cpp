@@ -149,8 +149,54 @@ private:
       for (const Operand& operand : instruction.operands) {
         if (operand.kind == OperandKind::branch_target) leader_[target_index(instruction, operand)] = true;
       }
+      if (instruction.opcode == Opcode::brx) {
+        jump_tables_[i] = jump_table(i);
+        for (const auto& [entry, target] : jump_tables_[i]) leader_[target] = true;
+      }
       if (is_control(instruction.opcode)) leader_[i + 1] = true;
     }
+  }
+
+  /// BRX Rt, imm jumps to Rt + (its address + 8) + imm, with Rt loaded by LDC from a table in a constant bank
+  /// (c[bank][Ri + offset]). The table's words, read through the constant-bank accessor from `offset` on while
+  /// they name instructions (at most index-clamp + 1 of them when an IMNMX.U32 clamps the index, as compilers
+  /// emit for a switch), are the branch's possible targets: (entry, instruction index) pairs.
+  std::vector<std::pair<uint32_t, size_t>> jump_table(size_t brx_index) {
+    const Instruction& brx = program_.instructions[brx_index];
+    context_.current = &brx;
+    if (!context_.options.constant_bank_word) {
+      context_.fail("indirect branch: its jump table (constant bank data) is not known to the translator");
+    }
+    const auto target_reg = brx.operands.at(0).index;
+    const auto writes = [](const Instruction& in, uint16_t reg) {
+      return !in.operands.empty() && in.operands[0].kind == OperandKind::gpr && in.operands[0].index == reg;
+    };
+    size_t ldc = brx_index;
+    while (ldc > 0 && !is_control(program_.instructions[ldc - 1].opcode) && !writes(program_.instructions[ldc - 1], target_reg)) --ldc;
+    if (ldc == 0 || program_.instructions[ldc - 1].opcode != Opcode::ldc) context_.fail("BRX target does not come from an LDC of a constant-bank table");
+    const Operand& table = program_.instructions[ldc - 1].operands.at(1);
+    size_t max_entries = 256;
+    for (size_t i = ldc - 1; i > 0 && !is_control(program_.instructions[i - 1].opcode); --i) {
+      const Instruction& clamp = program_.instructions[i - 1];
+      if (clamp.opcode == Opcode::imnmx && clamp.modifier("type") == 0 && clamp.operands.at(2).kind == OperandKind::integer) {
+        max_entries = static_cast<size_t>(clamp.operands.at(2).value) + 1;
+        break;
+      }
+    }
+    const uint64_t next = brx.address + 8; // the hardware adds the raw next address (it may be a control word)
+    std::vector<std::pair<uint32_t, size_t>> entries;
+    for (size_t k = 0; k < max_entries; ++k) {
+      const auto word = context_.options.constant_bank_word(table.index, static_cast<uint32_t>(table.value + 4 * static_cast<int64_t>(k)));
+      if (!word) break;
+      uint64_t address = static_cast<uint64_t>(static_cast<int64_t>(*word) + static_cast<int64_t>(next) + brx.operands.at(1).value) & 0xffffffffu;
+      if (address % 32 == 0) address += 8; // a control word: the instruction after it
+      const auto it = index_of_.find(address);
+      if (it == index_of_.end()) break;
+      entries.emplace_back(*word, it->second);
+    }
+    context_.current = &brx;
+    if (entries.empty()) context_.fail(fmt::format("the jump table at c[{}][{:#x}] names no instruction", table.index, table.value));
+    return entries;
   }
 
   uint32_t new_block(size_t start) {
@@ -217,7 +263,10 @@ private:
         continue;
       }
       if (instruction.modifier("cc") != 15) context_.fail("condition-code branches are not supported");
-      if (instruction.opcode == Opcode::brx) context_.fail("indirect branch: its jump table (constant bank data) is not known to the translator");
+      if (instruction.opcode == Opcode::brx) {
+        lower_brx(instruction, i, stack, cfg, body);
+        break;
+      }
       std::optional<uint32_t> taken;
       Stack taken_stack = stack;
       switch (instruction.opcode) {
@@ -243,10 +292,37 @@ private:
     blocks_[block_index] = std::move(cfg);
   }
 
+  /// A chain of tests of the loaded table entry against each known entry; an entry the table did not hold when
+  /// translated ends the program (the hardware would jump to an address nobody can know).
+  void lower_brx(const Instruction& brx, size_t index, const Stack& stack, ir::CfgBlock& cfg, ir::Block& body) {
+    if (brx.guard != kPT || brx.guard_negated) context_.fail("predicated BRX is not supported");
+    const auto& table = jump_tables_.at(index);
+    const auto reg = static_cast<uint8_t>(brx.operands.at(0).index);
+    uint32_t otherwise = exit_block_;
+    for (size_t k = table.size(); k-- > 1;) {
+      ir::Block test;
+      context_.b.set_block(&test);
+      ir::CfgBlock chain;
+      chain.guest_address = brx.address;
+      chain.exit = ir::CfgBlock::Exit::Branch;
+      chain.condition = context_.b.op(ir::Op::IEq, context_.reg(reg), context_.b.u32(table[k].first));
+      chain.target = block_for(table[k].second, stack);
+      chain.fallthrough = otherwise;
+      chain.body = std::move(test.nodes);
+      otherwise = new_block(SIZE_MAX);
+      blocks_[otherwise] = std::move(chain);
+    }
+    context_.b.set_block(&body);
+    cfg.exit = ir::CfgBlock::Exit::Branch;
+    cfg.condition = context_.b.op(ir::Op::IEq, context_.reg(reg), context_.b.u32(table[0].first));
+    cfg.target = block_for(table[0].second, stack);
+    cfg.fallthrough = otherwise;
+  }
+
   void lower_instruction(const Instruction& instruction) {
     const auto lower = [&] {
       if (instruction.opcode == Opcode::nop || instruction.opcode == Opcode::depbar) return;
-      if (!context_.lower_alu(instruction) && !context_.lower_io(instruction)) context_.fail("instruction not supported by the lowering");
+      if (!context_.lower_alu(instruction) && !context_.lower_io(instruction) && !context_.lower_quad(instruction)) context_.fail("instruction not supported by the lowering");
     };
     if (instruction.guard == kPT && !instruction.guard_negated) {
       lower();
@@ -264,6 +340,7 @@ private:
   std::vector<size_t> starts_;
   std::map<size_t, uint32_t> block_at_;
   std::map<size_t, Stack> stacks_;
+  std::map<size_t, std::vector<std::pair<uint32_t, size_t>>> jump_tables_; ///< BRX index -> (entry, target)
   std::vector<std::pair<size_t, Stack>> pending_;
   uint32_t exit_block_ = 0;
 };

@@ -8,6 +8,8 @@
 // past bit 31, SHF by 0 returns the unshifted word, KIL demotes (derivatives stay valid).
 // Not modelled: .RZ/.RM/.RP rounding of FADD/FMUL/FFMA (round to nearest), condition codes (an error).
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <vector>
 
 #include "translator/ir/ir.h"
@@ -19,6 +21,13 @@ struct LowerOptions {
   /// Constant bank holding the handles of bound (non-bindless) textures: handle of texture n at c[bank][4n]
   /// (the 3D class's bound-texture constant buffer slot, provided by the runtime).
   uint32_t bound_texture_bank = 2;
+  /// What the runtime knows of the constant banks (Ryujinx's accessor model): the 32-bit word at a byte offset of
+  /// a bank, or nullopt when unknown. BRX needs it: its jump table lies in a constant bank (c[1], which the driver
+  /// uploads beside the code), and the table's entries become the branch's possible targets.
+  std::function<std::optional<uint32_t>(uint32_t bank, uint32_t byte_offset)> constant_bank_word;
+  /// S2R SR_Y_DIRECTION: +1.0 when window y grows downwards as in Vulkan (upper-left origin), -1.0 for a
+  /// lower-left origin (NVN's default). The runtime knows the window origin state.
+  float y_direction = 1.0f;
 };
 
 /// Lowers a decoded graphics program (vertex or pixel stage). Throws kiln::Error naming the program, the code

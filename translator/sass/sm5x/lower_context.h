@@ -37,6 +37,7 @@ public:
   /// Lowers one non-control instruction (lower_alu.cpp, lower_graphics_io.cpp); false when not handled there.
   bool lower_alu(const Instruction& instruction);
   bool lower_io(const Instruction& instruction);
+  bool lower_quad(const Instruction& instruction); ///< lower_quad.cpp: SHFL, FSWZADD, S2R
   /// The stores of the program's outputs at EXIT (fragment colour registers).
   void store_fragment_outputs();
 

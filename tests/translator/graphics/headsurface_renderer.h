@@ -1,0 +1,49 @@
+#pragma once
+// Draws one translated vertex + fragment program pair over a 64x64 viewport with a HeadsurfaceScene's textures
+// and samplers, on RGBA32F colour targets (so outputs compare bit for bit), and reads the targets back.
+#include <map>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "runtime/gpu/vulkan/context.h"
+#include "tests/translator/graphics/headsurface_scene.h"
+#include "translator/graphics/graphics.h"
+
+namespace kiln::test {
+
+constexpr uint32_t kViewportSize = 64;
+
+/// Constant-bank contents per bank number (64 KiB banks are zero beyond the given words).
+using BankContents = std::map<uint32_t, std::vector<uint32_t>>;
+
+struct BankSet {
+  BankContents vertex;
+  BankContents fragment;
+};
+
+struct RenderedImage {
+  /// Per fragment colour target (index = target), kViewportSize² RGBA float texels; empty for unwritten targets.
+  std::vector<std::vector<float>> targets;
+};
+
+/// Clear value of every colour target before the draw: a pixel still holding it was not written.
+constexpr float kClearValue = -1234.5f;
+
+class HeadsurfaceRenderer {
+public:
+  HeadsurfaceRenderer(vulkan::Context& context, const HeadsurfaceScene& scene);
+  ~HeadsurfaceRenderer();
+
+  /// One pipeline, one draw per entry of `variants` (the constant banks each draw reads).
+  std::vector<RenderedImage> draw(const graphics::Translation& vertex, const graphics::Translation& fragment,
+                                  std::span<const BankSet> variants);
+
+private:
+  struct Resources;
+  vulkan::Context& context_;
+  const HeadsurfaceScene& scene_;
+  std::unique_ptr<Resources> resources_;
+};
+
+} // namespace kiln::test

@@ -118,6 +118,7 @@ void AddressSpace::write_u64(uint64_t gpu_address, uint64_t value) {
 }
 
 std::vector<uint8_t> AddressSpace::read_bytes(uint64_t gpu_address, uint64_t size) const {
+  translate(gpu_address, size, "read"); // before allocating: a bad size must be an error, not an allocation failure
   std::vector<uint8_t> bytes(size);
   read(gpu_address, bytes);
   return bytes;

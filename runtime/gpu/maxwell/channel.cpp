@@ -11,6 +11,17 @@
 
 namespace kiln::maxwell {
 
+namespace {
+// kiln::Error without its location prefix (the diagnostic carries the location); anything else as it says.
+std::string message_of(const std::exception& error) {
+  if (const auto* kiln_error = dynamic_cast<const Error*>(&error)) {
+    return kiln_error->location().address ? format_error(kiln_error->location(), kiln_error->message())
+                                          : kiln_error->message();
+  }
+  return std::string("internal error: ") + error.what();
+}
+} // namespace
+
 Channel::Channel(Gpu& gpu, uint32_t id) : gpu_(gpu), id_(id) {}
 Channel::~Channel() = default;
 
@@ -57,10 +68,10 @@ bool Channel::run() {
           waiting_ = wait;
           state_ = State::blocked;
           return progress;
-        } catch (const Error& error) {
+        } catch (const std::exception& error) {
           Engine* target = pending_.method < host_method::first_engine_method ? nullptr : engine(pending_.subchannel);
           fault(address, target ? target->class_id() : static_cast<uint32_t>(ClassId::host), pending_.method,
-                error.message());
+                message_of(error));
           return progress;
         }
         waiting_.reset();
@@ -90,10 +101,10 @@ bool Channel::run() {
           waiting_ = wait;
           state_ = State::blocked;
           return progress;
-        } catch (const Error& error) {
+        } catch (const std::exception& error) {
           Engine* target = header.method < host_method::first_engine_method ? nullptr : engine(header.subchannel);
           fault(address, target ? target->class_id() : static_cast<uint32_t>(ClassId::host), header.method,
-                error.message());
+                message_of(error));
           return progress;
         }
         waiting_.reset();
@@ -113,8 +124,8 @@ bool Channel::run() {
   // The queue ran dry: deferred work (a macro whose parameters ended with the submission) runs now.
   try {
     flush_engines();
-  } catch (const Error& error) {
-    fault(0, static_cast<uint32_t>(ClassId::threed), 0, error.message());
+  } catch (const std::exception& error) {
+    fault(0, static_cast<uint32_t>(ClassId::threed), 0, message_of(error));
     return progress;
   }
   state_ = State::idle; // a header's data may still continue in a later submission (pending_ keeps it)

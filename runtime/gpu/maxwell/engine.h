@@ -18,6 +18,9 @@ struct AcquireNotMet {
   uint64_t current = 0;
 };
 
+/// The most bytes one engine operation (copy, upload, blit row) moves; larger requests are reported.
+inline constexpr uint64_t max_transfer_bytes = uint64_t{64} << 20;
+
 class Engine {
 public:
   static constexpr uint32_t register_count = 0x1000; // method byte offsets 0 .. 0x3ffc

@@ -102,6 +102,7 @@ private:
     const uint32_t x0 = std::min(a.first, b.first), x1 = std::min(std::max(a.first, b.first), dst.width);
     const uint32_t y0 = std::min(a.second, b.second), y1 = std::min(std::max(a.second, b.second), dst.height);
     if (x0 >= x1 || y0 >= y1) return;
+    if (uint64_t{x1 - x0} * bytes > max_transfer_bytes) throw Error("2D fill row is implausibly wide");
     const uint32_t colour = reg(method::solid_prim_color);
     std::vector<uint8_t> row(uint64_t{x1 - x0} * bytes);
     for (uint64_t i = 0; i < row.size(); ++i) row[i] = static_cast<uint8_t>(colour >> (8 * (i % bytes % 4)));
@@ -125,15 +126,19 @@ private:
     const int64_t src_x0 = fixed(method::pfm_src_x0_int, method::pfm_src_x0_frac);
     const int64_t src_y0 = fixed(method::pfm_src_y0_int, method::pfm_src_y0_frac);
     const bool center = extract_bits(reg(method::sample_mode), 0, 1) == 0;
+    if (uint64_t{width} * bytes > max_transfer_bytes || uint64_t{src.width} * bytes > max_transfer_bytes ||
+        uint64_t{src.pitch} > max_transfer_bytes) {
+      throw Error(fmt::format("2D blit of {} pixels per row is implausibly wide", width));
+    }
     std::vector<uint8_t> src_row, dst_row(uint64_t{width} * bytes);
     for (uint32_t y = 0; y < height; ++y) {
       // Nearest sample: source position of the destination pixel's centre (or corner).
-      const int64_t sy = (src_y0 + (center ? (int64_t{2 * y + 1} * dv_dy) / 2 : int64_t{y} * dv_dy)) >> 32;
+      const int64_t sy = sample(src_y0, dv_dy, y, center);
       if (sy < 0 || sy >= src.height) throw Error(fmt::format("2D blit reads source row {} of {}", sy, src.height));
       src_row.resize(uint64_t{src.width ? src.width : src.pitch / bytes} * bytes);
       read_rows(gpu_.memory(), src, 0, static_cast<uint32_t>(sy), static_cast<uint32_t>(src_row.size()), 1, src_row);
       for (uint32_t x = 0; x < width; ++x) {
-        const int64_t sx = (src_x0 + (center ? (int64_t{2 * x + 1} * du_dx) / 2 : int64_t{x} * du_dx)) >> 32;
+        const int64_t sx = sample(src_x0, du_dx, x, center);
         if (sx < 0 || uint64_t(sx + 1) * bytes > src_row.size()) {
           throw Error(fmt::format("2D blit reads source column {} past the row", sx));
         }
@@ -141,6 +146,14 @@ private:
       }
       write_rows(gpu_.memory(), dst, dst_x0 * bytes, dst_y0 + y, static_cast<uint32_t>(dst_row.size()), 1, dst_row);
     }
+  }
+
+  // Source coordinate (integer part of 32.32 fixed point) of destination pixel `i`'s centre or corner; wraps
+  // like the hardware's fixed-point adder instead of overflowing.
+  static int64_t sample(int64_t origin, int64_t step, uint32_t i, bool center) {
+    const uint64_t offset = center ? (static_cast<uint64_t>(step) * (2 * uint64_t{i} + 1)) >> 1
+                                   : static_cast<uint64_t>(step) * i;
+    return static_cast<int64_t>(static_cast<uint64_t>(origin) + offset) >> 32;
   }
 
   std::vector<std::pair<uint32_t, uint32_t>> vertices_;

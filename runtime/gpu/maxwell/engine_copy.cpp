@@ -73,7 +73,7 @@ private:
     const uint32_t elements = reg(method::line_length_in);
     const uint32_t lines = multi_line ? reg(method::line_count) : 1;
     const uint64_t src_row_bytes = uint64_t{elements} * src_element;
-    if (src_row_bytes * lines > (uint64_t{1} << 31)) {
+    if (src_row_bytes * lines > max_transfer_bytes || uint64_t{elements} * dst_element * lines > max_transfer_bytes) {
       throw Error(fmt::format("copy of {} lines of {} bytes is implausibly large", lines, src_row_bytes));
     }
     Surface src = surface(true, src_block_linear);

@@ -22,9 +22,9 @@ constexpr uint32_t line_length_in = 0x180, line_count = 0x184, offset_out_upper 
 void InlineUpload::write(Gpu& gpu, const Engine& engine, uint32_t method, uint32_t value) {
   if (method == method::launch_dma) {
     const uint64_t bytes = uint64_t{engine.reg(method::line_length_in)} * engine.reg(method::line_count);
-    if (bytes > (uint64_t{1} << 30)) throw Error(fmt::format("inline upload of {} bytes is implausibly large", bytes));
+    if (bytes > max_transfer_bytes) throw Error(fmt::format("inline upload of {} bytes is implausibly large", bytes));
     data_.clear();
-    data_.reserve(bytes);
+    data_.reserve(std::min<uint64_t>(bytes, 1 << 20));
     expected_bytes_ = bytes;
     if (bytes == 0) finish(gpu, engine);
   } else if (method == method::load_inline_data) {

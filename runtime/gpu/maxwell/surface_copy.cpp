@@ -4,6 +4,7 @@
 
 #include "runtime/base/error.h"
 #include "runtime/gpu/maxwell/address_space.h"
+#include "runtime/gpu/maxwell/engine.h"
 #include "runtime/gpu/textures/blocklinear/swizzle.h"
 
 namespace kiln::maxwell {
@@ -21,7 +22,13 @@ textures::SurfaceLayout layout_of(const Surface& surface) {
   description.tiling = textures::Tiling::block_linear;
   description.block_height_log2 = surface.block_height_log2;
   description.block_depth_log2 = surface.block_depth_log2;
-  return textures::SurfaceLayout::compute(description, fmt::format("block-linear surface at GPU 0x{:x}", surface.address));
+  textures::SurfaceLayout layout =
+      textures::SurfaceLayout::compute(description, fmt::format("block-linear surface at GPU 0x{:x}", surface.address));
+  if (layout.total_size() > max_transfer_bytes) {
+    throw Error(at_address("gpu", surface.address),
+                fmt::format("block-linear surface of {} bytes is implausibly large", layout.total_size()));
+  }
+  return layout;
 }
 
 textures::Region region_of(const Surface& surface, uint32_t x, uint32_t y, uint32_t row_bytes, uint32_t rows) {

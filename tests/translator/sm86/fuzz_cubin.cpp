@@ -22,14 +22,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   } catch (const kiln::Error&) {
   }
-  // The same bytes as raw instruction words.
+  // The same bytes as raw instruction words, for each architecture (some forms belong to only one).
   for (size_t offset = 0; offset + 16 <= size; offset += 16) {
     const auto word = sm86::Word128::from_bytes(std::span<const uint8_t, 16>(data + offset, 16));
-    try {
-      const auto instruction = sm86::decode(word, offset, {"fuzz.bin", "", 0});
-      (void)sm86::disassemble(instruction);
-      if (!(sm86::assemble(instruction) == word)) __builtin_trap();  // the table must account for every bit
-    } catch (const kiln::Error&) {
+    for (const auto architecture : {sm86::Architecture::sm75, sm86::Architecture::sm86}) {
+      try {
+        const auto instruction = sm86::decode(word, offset, {"fuzz.bin", "", 0}, architecture);
+        (void)sm86::disassemble(instruction);
+        if (!(sm86::assemble(instruction) == word)) __builtin_trap();  // the table must account for every bit
+      } catch (const kiln::Error&) {
+      }
     }
   }
   return 0;

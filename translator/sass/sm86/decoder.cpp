@@ -156,9 +156,10 @@ bool try_form(const Word128& word, uint16_t form_index, uint64_t offset, Instruc
 
 } // namespace
 
-Instruction decode(const Word128& word, uint64_t offset, const DecodeLocation& location, Architecture) {
+Instruction decode(const Word128& word, uint64_t offset, const DecodeLocation& location, Architecture architecture) {
   Instruction instruction;
   for (uint16_t form_index : forms_with_opcode(static_cast<uint16_t>(word.field(0, 12)))) {
+    if (!form_applies(encoding_forms()[form_index], architecture)) continue;
     if (try_form(word, form_index, offset, instruction)) return instruction;
   }
   const std::string kernel = location.kernel.empty() ? std::string() : fmt::format("kernel {}: ", location.kernel);

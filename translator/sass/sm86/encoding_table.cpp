@@ -365,18 +365,31 @@ void parse_line(std::string_view line, std::vector<Form>& forms) {
   for (const auto& word : head) {
     if (!word.empty()) words.push_back(word);
   }
-  if (words.size() < 2 || words.size() > 3) parser.fail("expected NAME OPCODE [alu=forms]");
+  if (words.size() < 2 || words.size() > 4) parser.fail("expected NAME OPCODE [alu=forms] [arch=sm75|sm86]");
   const Opcode opcode = opcode_by_name(parser, words[0]);
   const uint64_t opcode_bits = parser.number(words[1]);
 
   std::vector<unsigned> alu_forms;
   bool uniform = false;
-  if (words.size() == 3) {
-    const auto eq = words[2].find('=');
-    const std::string kind = words[2].substr(0, eq);
-    if (kind != "alu" && kind != "ualu") parser.fail("third word must be alu=... or ualu=...");
+  uint8_t architectures = 0b11;
+  for (size_t i = 2; i < words.size(); ++i) {
+    const auto eq = words[i].find('=');
+    const std::string kind = words[i].substr(0, eq);
+    const std::string value = eq == std::string::npos ? std::string() : words[i].substr(eq + 1);
+    if (kind == "arch") {
+      // Turing and Ampere give a few fields different meanings (memory ordering, the uniform register of
+      // global memory instructions); such lines name the one architecture they describe.
+      if (value == "sm75") architectures = 1u << static_cast<unsigned>(Architecture::sm75);
+      else if (value == "sm86") architectures = 1u << static_cast<unsigned>(Architecture::sm86);
+      else parser.fail(fmt::format("unknown architecture '{}'", value));
+      continue;
+    }
+    if ((kind != "alu" && kind != "ualu") || !alu_forms.empty()) parser.fail("expected alu=..., ualu=... or arch=...");
     uniform = kind == "ualu";
-    for (char c : words[2].substr(eq + 1)) alu_forms.push_back(static_cast<unsigned>(c - '0'));
+    for (char c : value) {
+      if (c < '1' || c > '7') parser.fail(fmt::format("no ALU form '{}'", c));
+      alu_forms.push_back(static_cast<unsigned>(c - '0'));
+    }
   }
   const bool is_alu = !alu_forms.empty();
   if (!is_alu) alu_forms.push_back(0);
@@ -387,6 +400,7 @@ void parse_line(std::string_view line, std::vector<Form>& forms) {
     form.opcode_bits = static_cast<uint16_t>(is_alu ? (opcode_bits & 0x1ff) | (alu_form << 9) : opcode_bits);
     if (opcode_bits > 0xfff || (is_alu && opcode_bits > 0x1ff)) parser.fail("opcode out of range");
     form.source = std::string(line);
+    form.architectures = architectures;
     for (const auto& word : split(trim(sections[1]), ' ')) {
       if (word.empty()) continue;
       if (word[0] != '.') parser.fail(fmt::format("modifier '{}' must start with '.'", word));

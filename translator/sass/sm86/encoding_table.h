@@ -69,12 +69,18 @@ struct Form {
   std::vector<NamedField> modifiers;   ///< printed in this order
   std::vector<OperandSpec> operands;   ///< printed in this order
   std::vector<FixedBits> fixed;        ///< bits that must hold a given value
+  uint8_t architectures = 0b11;        ///< one bit per Architecture the form belongs to (arch= in the table)
   Word128 claimed;                     ///< every bit some part of the form accounts for
   std::string source;                  ///< the table line, for error messages
 };
 
 /// All forms, parsed on first use. Throws kiln::Error naming the table line if the table itself is malformed.
 const std::vector<Form>& encoding_forms();
+
+/// Whether `form` belongs to `architecture` (a line without arch= belongs to every architecture).
+inline bool form_applies(const Form& form, Architecture architecture) {
+  return (form.architectures >> static_cast<unsigned>(architecture)) & 1;
+}
 
 /// Indices (into encoding_forms()) of the forms whose opcode bits are `opcode_bits`, in table order.
 std::span<const uint16_t> forms_with_opcode(uint16_t opcode_bits);

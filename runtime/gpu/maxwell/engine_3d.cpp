@@ -146,9 +146,9 @@ void Engine3D::write_method(uint32_t method, uint32_t value) {
     bind_constant_buffer((method - m3d::bind_group_constant_buffer) / m3d::bind_group_stride, value);
   } else if (method >= m3d::draw_index_buffer32_first && method <= m3d::draw_index_buffer8_subsequent) {
     const uint32_t form = (method - m3d::draw_index_buffer32_first) / 4; // 32/16/8 first, then 32/16/8 subsequent
-    store(m3d::set_index_buffer_e, 2 - form % 3);                      // 4, 2 or 1 bytes
     instance_ = form < 3 ? 0 : instance_ + 1;
-    issue_draw(extract_bits(value, 28, 4), true, extract_bits(value, 0, 16), extract_bits(value, 16, 12));
+    issue_draw(extract_bits(value, 28, 4), true, extract_bits(value, 0, 16), extract_bits(value, 16, 12),
+               4u >> (form % 3));                                      // 4, 2 or 1 bytes per index
   }
 }
 
@@ -193,7 +193,7 @@ void Engine3D::end() {
   issue_draw(topology, indexed_draw_, first, draw_count_);
 }
 
-void Engine3D::issue_draw(uint32_t topology, bool indexed, uint32_t first, uint32_t count) {
+void Engine3D::issue_draw(uint32_t topology, bool indexed, uint32_t first, uint32_t count, uint32_t index_size) {
   std::shared_ptr<DrawSnapshot> draw = build_snapshot(last_draw_.get(), last_draw_ ? dirty_groups_ : all_state_groups);
   dirty_groups_ = 0;
   draw->draw_index = gpu_.next_draw_index();
@@ -202,6 +202,7 @@ void Engine3D::issue_draw(uint32_t topology, bool indexed, uint32_t first, uint3
   draw->first = first;
   draw->count = count;
   draw->instance = instance_;
+  if (index_size != 0) draw->index_size = index_size;
   last_draw_ = draw;
   gpu_.backend().draw(std::move(draw));
 }

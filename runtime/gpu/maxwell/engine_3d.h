@@ -59,7 +59,8 @@ private:
   void bind_constant_buffer(uint32_t group, uint32_t value);
   void begin(uint32_t value);
   void end();
-  void issue_draw(uint32_t topology, bool indexed, uint32_t first, uint32_t count);
+  /// `index_size` overrides SET_INDEX_BUFFER_E for the draw methods that name their index size (0: keep it).
+  void issue_draw(uint32_t topology, bool indexed, uint32_t first, uint32_t count, uint32_t index_size = 0);
   void clear_surface(uint32_t value);
 
   uint32_t channel_;

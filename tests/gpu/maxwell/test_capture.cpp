@@ -2,6 +2,7 @@
 // reported with their offset.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "runtime/base/error.h"
@@ -100,5 +101,24 @@ TEST_CASE("damaged capture files are reported with file and offset", "[maxwell][
   std::filesystem::remove(path);
   kiln::write_file_if_changed(path, bytes);
   CHECK_THROWS_AS(Capture::load(path), kiln::Error);
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("KILN_GPU_CAPTURE records what a GPU processes until it is destroyed", "[maxwell][capture]") {
+  const auto path = temp_file("environment.kgc");
+  std::filesystem::remove(path);
+  ::setenv("KILN_GPU_CAPTURE", path.c_str(), 1);
+  {
+    Gpu gpu;
+    submit_synthetic_frame(gpu, SyntheticFrameOptions{2});
+    REQUIRE(gpu.run().idle);
+  }
+  ::unsetenv("KILN_GPU_CAPTURE");
+  REQUIRE(std::filesystem::exists(path));
+  const ReplayResult result = replay(Capture::load(path));
+  CHECK(result.error_count() == 0);
+  size_t draws = 0;
+  for (const auto& event : result.events) draws += std::holds_alternative<std::shared_ptr<const DrawSnapshot>>(event);
+  CHECK(draws == 4);
   std::filesystem::remove(path);
 }

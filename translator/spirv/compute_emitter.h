@@ -51,6 +51,7 @@ private:
   uint32_t exact(spv::Op opcode, uint32_t type, uint32_t a, uint32_t b); ///< float op decorated NoContraction
   std::pair<uint32_t, uint32_t> two_sum(uint32_t a, uint32_t b);
   uint32_t add_round_to_odd(uint32_t a, uint32_t b);
+  uint32_t ext_abs(uint32_t x); ///< |x| of an f64 on its bits
 
   // emit_memory.cpp: memory, atomics, invocation ids, warps
   uint32_t emit_memory(const ir::Inst& inst);

@@ -3,8 +3,8 @@
 // correctly rounded sums: proved algorithms using rounding to odd", IEEE TC 2008):
 //   f32: the product is exact in f64; the sum is rounded to odd in f64, then to nearest f32.
 //   f64: Dekker's exact product and Knuth's TwoSum, a round-to-odd sum of the low parts, one final rounding.
-//        Exact unless a partial product overflows or underflows (|a*b| beyond 2^±969); non-finite inputs take
-//        the plain a*b+c path, which is what fma gives for them.
+//        Exact unless the product's low part underflows (|a*b| below about 2^-969) or the product is within an
+//        ulp of overflowing; non-finite inputs take the plain a*b+c path, which is what fma gives for them.
 #include "translator/spirv/compute_emitter.h"
 
 namespace kiln::spirv {
@@ -44,6 +44,11 @@ uint32_t ComputeEmitter::add_round_to_odd(uint32_t a, uint32_t b) {
   return builder_.op(spv::Op::OpBitcast, f64, {select(u64_type(), adjust, stepped, bits)});
 }
 
+uint32_t ComputeEmitter::ext_abs(uint32_t x) {
+  const uint32_t bits = builder_.op(spv::Op::OpBitcast, u64_type(), {x});
+  return builder_.op(spv::Op::OpBitcast, builder_.type_float(64), {binary(spv::Op::OpBitwiseAnd, u64_type(), bits, const_u64(0x7fffffffffffffff))});
+}
+
 uint32_t ComputeEmitter::emit_fma(const ir::Inst& inst) {
   const uint32_t f64 = builder_.type_float(64);
   const uint32_t a = value(inst.args[0]), b = value(inst.args[1]), c = value(inst.args[2]);
@@ -53,9 +58,14 @@ uint32_t ComputeEmitter::emit_fma(const ir::Inst& inst) {
     return builder_.op(spv::Op::OpFConvert, type_of(ir::Type::F32), {sum});
   }
   const auto split = [&](uint32_t x) {
-    const uint32_t scaled = exact(spv::Op::OpFMul, f64, x, const_of(ir::Type::F64, f64_bits(134217729.0))); // 2^27 + 1
-    const uint32_t high = exact(spv::Op::OpFSub, f64, scaled, exact(spv::Op::OpFSub, f64, scaled, x));
-    return std::pair{high, exact(spv::Op::OpFSub, f64, x, high)};
+    // Veltkamp's split; operands beyond 2^995 are split scaled down by 2^60 (exactly) so 2^27 * x cannot overflow.
+    const uint32_t big = binary(spv::Op::OpFOrdGreaterThan, bool_type(), ext_abs(x), const_of(ir::Type::F64, f64_bits(0x1p995)));
+    const uint32_t operand = select(f64, big, exact(spv::Op::OpFMul, f64, x, const_of(ir::Type::F64, f64_bits(0x1p-60))), x);
+    const uint32_t scaled = exact(spv::Op::OpFMul, f64, operand, const_of(ir::Type::F64, f64_bits(134217729.0))); // 2^27 + 1
+    const uint32_t high = exact(spv::Op::OpFSub, f64, scaled, exact(spv::Op::OpFSub, f64, scaled, operand));
+    const uint32_t low = exact(spv::Op::OpFSub, f64, operand, high);
+    const uint32_t up = const_of(ir::Type::F64, f64_bits(0x1p60));
+    return std::pair{select(f64, big, exact(spv::Op::OpFMul, f64, high, up), high), select(f64, big, exact(spv::Op::OpFMul, f64, low, up), low)};
   };
   const uint32_t product = exact(spv::Op::OpFMul, f64, a, b);
   const auto [a_high, a_low] = split(a);

@@ -216,6 +216,42 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
                        l.arguments[2].as<float>()[i] = static_cast<float>(static_cast<half>(h * h));
                      }
                    }});
+  cases.push_back({"half_double", "half2_arithmetic",
+                   [](auto& r) {
+                     const auto halves = [&] {
+                       return generate<uint32_t>(n, [&] {
+                         const auto lane = [&] {
+                           const half h = static_cast<half>(random_float(r, -300.0f, 300.0f));
+                           uint16_t bits;
+                           std::memcpy(&bits, &h, 2);
+                           return uint32_t{bits};
+                         };
+                         return lane() | (lane() << 16);
+                       });
+                     };
+                     return one_dimensional({input(halves()), input(halves()), output<uint32_t>(n), scalar(n)});
+                   },
+                   [](Launch& l) {
+                     const auto lane = [](uint32_t bits, int index) {
+                       const auto value = static_cast<uint16_t>(bits >> (16 * index));
+                       half h;
+                       std::memcpy(&h, &value, 2);
+                       return h;
+                     };
+                     for (int i = 0; i < n; ++i) {
+                       uint32_t result = 0;
+                       for (int k = 0; k < 2; ++k) {
+                         const half x = lane(l.arguments[0].as<uint32_t>()[i], k), y = lane(l.arguments[1].as<uint32_t>()[i], k);
+                         const half t = static_cast<half>(x + static_cast<half>(0.5f));
+                         // __hfma2 rounds once: x*y + t is exact in double, then one conversion to half.
+                         const half fused = static_cast<half>(static_cast<double>(x) * static_cast<double>(y) + static_cast<double>(t));
+                         uint16_t bits;
+                         std::memcpy(&bits, &fused, 2);
+                         result |= uint32_t{bits} << (16 * k);
+                       }
+                       l.arguments[2].as<uint32_t>()[i] = result;
+                     }
+                   }});
   cases.push_back({"half_double", "double_arithmetic",
                    [](auto& r) { return one_dimensional({input(doubles(r)), input(doubles(r)), output<double>(2 * n), scalar(n)}); },
                    [](Launch& l) {
@@ -223,6 +259,23 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
                        const double x = l.arguments[0].as<double>()[i], y = l.arguments[1].as<double>()[i];
                        l.arguments[2].as<double>()[2 * i] = std::fma(x, y, x + y) * 0.25;
                        l.arguments[2].as<double>()[2 * i + 1] = (x < y) ? x - y : x * y;
+                     }
+                   }});
+  cases.push_back({"half_double", "double_divide_sqrt",
+                   [](auto& r) {
+                     auto a = doubles(r), b = doubles(r);
+                     // Extreme exponents send some divisions and square roots down the slow paths. Results stay out
+                     // of the subnormal range, where the emulated DFMA can be an ulp off (docs/translator.md).
+                     const double dividends[] = {1e300, -1.7e308, 0.0, -0.0, 3.0};
+                     const double divisors[] = {-1e-300, 2.2e-308, 0.0, -0.0, 3.0};
+                     for (int i = 0; i < n; i += 11) a[i] = dividends[r() % std::size(dividends)], b[i + 5] = divisors[r() % std::size(divisors)];
+                     return one_dimensional({input(a), input(b), output<double>(2 * n), scalar(n)});
+                   },
+                   [](Launch& l) {
+                     for (int i = 0; i < n; ++i) {
+                       const double a = l.arguments[0].as<double>()[i], b = l.arguments[1].as<double>()[i];
+                       l.arguments[2].as<double>()[2 * i] = a / b; // IEEE: exact
+                       l.arguments[2].as<double>()[2 * i + 1] = std::sqrt(std::fabs(a));
                      }
                    }});
   cases.push_back({"half_double", "double_convert",

@@ -127,6 +127,16 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                        for (int x = 0; x < width; ++x) l.arguments[1].as<float>()[x * height + y] = l.arguments[0].as<float>()[y * width + x];
                      }
                    }});
+  cases.push_back({"shared_memory", "shared_histogram",
+                   [](auto& r) {
+                     // Two blocks of 256 (the kernel's bins are per thread) striding over n bytes.
+                     Launch launch = launch_1d(2 * block_size, {input(generate<uint8_t>(n, [&] { return static_cast<uint8_t>(r() % 4 == 0 ? 7 : r()); })),
+                                                                in_out(std::vector<uint32_t>(256, 0)), scalar(n)});
+                     return launch;
+                   },
+                   [](Launch& l) {
+                     for (int i = 0; i < n; ++i) l.arguments[1].as<uint32_t>()[l.arguments[0].as<uint8_t>()[i]] += 1;
+                   }});
   cases.push_back({"shared_memory", "shared_reverse_block",
                    [](auto& r) { return launch_1d(n, {input(generate<int32_t>(n, [&] { return static_cast<int32_t>(r()); })), output<int32_t>(n), scalar(n)}); },
                    [](Launch& l) {

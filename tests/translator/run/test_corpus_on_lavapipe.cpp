@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "runtime/base/error.h"
 #include "runtime/gpu/compute/compute_dispatch.h"
 #include "tests/translator/run/corpus_case.h"
 #include "translator/sass/sm86/lower.h"
@@ -105,24 +106,35 @@ std::vector<uint8_t> constant_bank(const sass::sm86::Kernel& kernel, const test:
 
 } // namespace
 
-TEST_CASE("corpus kernels on lavapipe match their C++ references", "[gpu][corpus]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  const uint64_t seed = (uint64_t{std::random_device()()} << 32) | std::random_device()();
-  INFO("seed " << seed);
-  std::mt19937_64 random(seed);
-  const std::filesystem::path fixtures = std::filesystem::path(KILN_SOURCE_DIR) / "tests/translator/fixtures/sm86";
+namespace {
+
+struct Totals {
+  size_t passed = 0, run = 0, skipped = 0;
+  std::string missing;
+};
+
+// Runs every case against the cubins of one architecture; sm_75 kernels the decoder cannot read yet are skipped
+// (counted), sm_86 ones must all translate.
+Totals run_corpus(vulkan::Context& context, std::mt19937_64& random, const char* arch) {
+  Totals totals;
+  const std::filesystem::path fixtures = std::filesystem::path(KILN_SOURCE_DIR) / "tests/translator/fixtures" / arch;
   std::map<std::string, sass::sm86::Cubin> cubins;
   std::set<std::string> covered;
-  size_t passed = 0;
   for (test::CorpusCase& corpus_case : test::corpus_cases()) {
-    INFO(corpus_case.file << ": " << corpus_case.kernel);
+    INFO(arch << ": " << corpus_case.file << ": " << corpus_case.kernel);
     auto [it, inserted] = cubins.try_emplace(corpus_case.file);
     if (inserted) it->second = sass::sm86::load_cubin(fixtures / (corpus_case.file + ".cubin"));
     const sass::sm86::Kernel* kernel = it->second.find_kernel(corpus_case.kernel);
     REQUIRE(kernel != nullptr);
     covered.insert(corpus_case.kernel);
-    const ir::Function function = sass::sm86::translate_kernel(*kernel, corpus_case.file, it->second.architecture);
-    const std::vector<uint32_t> module = spirv::emit_compute(function);
+    std::vector<uint32_t> module;
+    try {
+      module = spirv::emit_compute(sass::sm86::translate_kernel(*kernel, corpus_case.file, it->second.architecture));
+    } catch (const Error& e) {
+      if (std::string(arch) == "sm86" || std::string(e.what()).find("unknown instruction") == std::string::npos) throw;
+      ++totals.skipped;
+      continue;
+    }
     REQUIRE(spirv::validate(module).empty());
 
     test::Launch launch = corpus_case.make(random);
@@ -156,17 +168,30 @@ TEST_CASE("corpus kernels on lavapipe match their C++ references", "[gpu][corpus
     }
     INFO(report);
     CHECK(mismatches == 0);
-    passed += mismatches == 0;
+    ++totals.run;
+    totals.passed += mismatches == 0;
+  }
+  for (const auto& [file, cubin] : cubins) {
+    for (const auto& kernel : cubin.kernels) {
+      if (!covered.count(kernel.name)) totals.missing += " " + kernel.name;
+    }
+  }
+  return totals;
+}
+
+} // namespace
+
+TEST_CASE("corpus kernels on lavapipe match their C++ references", "[gpu][corpus]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  const uint64_t seed = (uint64_t{std::random_device()()} << 32) | std::random_device()();
+  INFO("seed " << seed);
+  std::mt19937_64 random(seed);
+  for (const char* arch : {"sm86", "sm75"}) {
+    const Totals totals = run_corpus(context, random, arch);
+    WARN(arch << ": " << totals.passed << " of " << totals.run << " kernels run on lavapipe match their references; "
+              << totals.skipped << " not decoded yet; without a reference:" << totals.missing);
   }
   const auto messages = context.validation_log().messages();
   for (const auto& message : messages) UNSCOPED_INFO(message);
   CHECK(messages.empty());
-  std::string missing;
-  for (const auto& [file, cubin] : cubins) {
-    for (const auto& kernel : cubin.kernels) {
-      if (!covered.count(kernel.name)) missing += " " + kernel.name;
-    }
-  }
-  WARN("corpus kernels run on lavapipe and matching their references: " << passed << " of " << covered.size()
-                                                                        << " with references; without a reference yet:" << missing);
 }

@@ -16,9 +16,6 @@ namespace {
 
 // sm_86 kernels not translated yet, and the start of the reason.
 const std::map<std::string, std::string> known_gaps{
-    {"double_divide_sqrt", "DFMA with directed rounding"}, // the sqrt slow path's DFMA.RM
-    {"shared_histogram", "unknown instruction"},    // ATOMS form not in the decoder table yet
-    {"half2_arithmetic", "unknown instruction"},    // HADD2 with a half-pair immediate: not in the decoder table yet
     {"transcendental_accurate", "constant bank"},   // reads c[0x4] (module constants), not only bank 0
 };
 

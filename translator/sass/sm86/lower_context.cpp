@@ -180,6 +180,14 @@ void Lowerer::lower_instruction(const Instruction& instruction) {
   case Opcode::EXIT:
   case Opcode::CALL:
   case Opcode::RET: return; // block terminators: the CFG handles them
+  case Opcode::BMOV:
+    // Convergence-barrier state, saved and restored around code ptxas may reconverge differently; structured
+    // control flow has none, so a saved value reads as 0 and a restore does nothing.
+    if (!instruction.operands.empty() && instruction.operands[0].kind == OperandKind::gpr) {
+      if (instruction.is_predicated()) b_.if_then(guard_condition(instruction), [&] { write_gpr(static_cast<uint8_t>(instruction.operands[0].index), u32(0)); });
+      else write_gpr(static_cast<uint8_t>(instruction.operands[0].index), u32(0));
+    }
+    return;
   default: break;
   }
   const auto body = [&] {

@@ -74,7 +74,18 @@ void Lowerer::lower_float_arith(const Instruction& instruction, bool is_double) 
     const ValueId c = source(3);
     result = b_.op(Op::FFma, a, bv, c);
     if (directed) {
-      if (is_double) throw Error("DFMA with directed rounding is not translated yet");
+      if (is_double) {
+        // a*b = p + e exactly (the product's error from an exact FFma), p + c = s + t exactly (TwoSum); the sign of
+        // ((s - r) + t) + e is that of the exact value minus the rounded result r, unless that difference is
+        // below about 2^-50 of an ulp of r (then the rounding may step the wrong way).
+        const ValueId p = b_.op(Op::FMul, a, bv);
+        const ValueId e = b_.op(Op::FFma, a, bv, b_.op(Op::FNeg, p));
+        const ValueId s = b_.op(Op::FAdd, p, c);
+        const ValueId b_virtual = b_.op(Op::FSub, s, p);
+        const ValueId t = b_.op(Op::FAdd, b_.op(Op::FSub, p, b_.op(Op::FSub, s, b_virtual)), b_.op(Op::FSub, c, b_virtual));
+        error = b_.op(Op::FAdd, b_.op(Op::FAdd, b_.op(Op::FSub, s, result), t), e);
+        break;
+      }
       // The f32 product is exact in f64; TwoSum splits product + c exactly into s + t, and (s - r) + t has the
       // sign of the exact value minus the rounded result r.
       const auto wide = [&](ValueId x) { return b_.convert(Op::FConvert, Type::F64, x); };
@@ -225,8 +236,23 @@ void Lowerer::lower_f2f(const Instruction& instruction) {
   for (Modifier m : instruction.modifiers) {
     if (m == Modifier::F16 || m == Modifier::F32 || m == Modifier::F64) types.push_back(m);
   }
-  if (types.size() != 2 || types[0] == Modifier::F16 || types[1] == Modifier::F16) throw Error("F2F between these types is not translated yet");
+  if (types.size() != 2) throw Error("F2F without two types");
   const Operand& source = operand(instruction, 1);
+  const bool directed = instruction.has(Modifier::RZ) || instruction.has(Modifier::RM) || instruction.has(Modifier::RP);
+  if (types[0] == Modifier::F16 && types[1] == Modifier::F32 && !directed) {
+    // One rounding to nearest even, into the low half (Turing's half conversions; Ampere uses F2FP).
+    write_register(operand(instruction, 0), double_to_half(b_.convert(Op::FConvert, Type::F64, flush(source_f32(source), instruction.has(Modifier::FTZ)))));
+    return;
+  }
+  if (types[0] == Modifier::F32 && types[1] == Modifier::F16) {
+    if (!source.suffix.empty() || source.kind != OperandKind::gpr) throw Error("F2F.F32.F16 from this operand form is not translated yet");
+    ValueId value = half_to_double(b_.op(Op::And, source_bits(source), u32(0xffff)));
+    if (source.absolute) value = b_.op(Op::FAbs, value);
+    if (source.negate) value = b_.op(Op::FNeg, value);
+    write_register(operand(instruction, 0), to_bits(b_.convert(Op::FConvert, Type::F32, value)));
+    return;
+  }
+  if (types[0] == Modifier::F16 || types[1] == Modifier::F16) throw Error("F2F between these types is not translated yet");
   if (types[0] == Modifier::F32 && types[1] == Modifier::F64) {
     if (instruction.has(Modifier::RZ) || instruction.has(Modifier::RM) || instruction.has(Modifier::RP)) {
       throw Error("F2F.F32.F64 with directed rounding is not translated yet");

@@ -74,8 +74,8 @@ void Lowerer::lower_half_arith(const Instruction& instruction) {
     if (instruction.has(Modifier::SAT)) lanes[lane] = b_.op(Op::FSaturate, lanes[lane]);
   }
   if (instruction.has(Modifier::F32)) {
-    // .F32: the low lane's result as a single float (one rounding from the exact f64 value).
-    write_register(operand(instruction, 0), to_bits(b_.convert(Op::FConvert, Type::F32, lanes[0])));
+    // .F32: the low lane's half result, widened to a float (Turing fuses __half2float(__hmul(a, b)) into this).
+    write_register(operand(instruction, 0), to_bits(b_.convert(Op::FConvert, Type::F32, half_to_double(double_to_half(lanes[0])))));
     return;
   }
   write_register(operand(instruction, 0), b_.op(Op::Or, double_to_half(lanes[0]), b_.op(Op::Shl, double_to_half(lanes[1]), u32(16))));

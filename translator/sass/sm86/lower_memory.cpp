@@ -105,7 +105,9 @@ void Lowerer::lower_atomic(const Instruction& instruction) {
   const Type type = wide ? Type::U64 : Type::U32;
   const ValueId address = shared ? shared_address(memory) : global_address(memory, instruction.has(Modifier::E));
   const auto value_of = [&](size_t index) { return wide ? source_u64(operand(instruction, index)) : source_u32(operand(instruction, index)); };
-  const ValueId value = value_of(memory_index + 1);
+  // ATOMS.POPC.INC: every participating lane adds one (the hardware sums a warp's lanes per address).
+  const bool count_lanes = instruction.has(Modifier::POPC) && instruction.has(Modifier::INC);
+  const ValueId value = count_lanes ? u32(1) : value_of(memory_index + 1);
   ValueId old;
   if (instruction.has(Modifier::CAS)) {
     old = b_.emit(shared ? Op::AtomicCasShared : Op::AtomicCasGlobal, type, {address, value, value_of(memory_index + 2)});
@@ -124,7 +126,7 @@ void Lowerer::lower_atomic(const Instruction& instruction) {
   } else {
     ir::AtomicOp op;
     const bool is_signed = instruction.has(Modifier::S32) || instruction.has(Modifier::S64);
-    if (instruction.has(Modifier::ADD)) op = ir::AtomicOp::Add;
+    if (instruction.has(Modifier::ADD) || count_lanes) op = ir::AtomicOp::Add;
     else if (instruction.has(Modifier::MIN)) op = is_signed ? ir::AtomicOp::SMin : ir::AtomicOp::UMin;
     else if (instruction.has(Modifier::MAX)) op = is_signed ? ir::AtomicOp::SMax : ir::AtomicOp::UMax;
     else if (instruction.has(Modifier::EXCH)) op = ir::AtomicOp::Exchange;

@@ -30,7 +30,11 @@ std::string describe_draw(const DrawSnapshot& d) {
   std::string out = fmt::format("draw {} (channel {}): {} {} first {} count {} instance {}{}\n", d.draw_index, d.channel,
                                 d.indexed ? "indexed" : "arrays", topology_name(d.topology), d.first, d.count,
                                 d.instance, d.render_enabled ? "" : " [skipped: conditional rendering]");
-  if (d.indexed) {
+  if (!d.inline_indices.empty()) {
+    out += fmt::format("  {} inline indices:", d.inline_indices.size());
+    for (size_t i = 0; i < std::min<size_t>(d.inline_indices.size(), 12); ++i) out += fmt::format(" {}", d.inline_indices[i]);
+    out += d.inline_indices.size() > 12 ? " ...\n" : "\n";
+  } else if (d.indexed) {
     out += fmt::format("  index buffer 0x{:x} (limit 0x{:x}), {} bytes per index\n", d.index_address, d.index_limit,
                        d.index_size);
   }

@@ -82,6 +82,9 @@ struct DrawSnapshot {
   uint32_t index_size = 0;   ///< bytes per index
   uint64_t index_address = 0, index_limit = 0;
   bool render_enabled = true; ///< conditional rendering, evaluated in command order at the draw
+  /// Indices that came inline in the pushbuffer (DRAW_INLINE_INDEX*), widened to 32 bits; when present the draw
+  /// is indexed by these instead of an index buffer.
+  std::vector<uint32_t> inline_indices;
 
   std::array<VertexStream, vertex_stream_count> vertex_streams{};
   std::array<uint32_t, vertex_attribute_count> vertex_attributes{};

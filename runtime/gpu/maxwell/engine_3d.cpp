@@ -132,11 +132,12 @@ void Engine3D::write_method(uint32_t method, uint32_t value) {
     issue_draw(extract_bits(value, 28, 4), false, extract_bits(value, 0, 16), extract_bits(value, 16, 12));
     return;
   case m3d::clear_surface: clear_surface(value); return;
-  case m3d::draw_inline_index:
-  case m3d::draw_inline_index2x16:
-  case m3d::draw_inline_index4x8:
-  case m3d::draw_auto:
-    throw Error("inline-index and auto draws are not implemented yet");
+  case m3d::set_inline_index2x16_align: inline_skip_ = extract_bits(value, 31, 1); inline_limit_ = extract_bits(value, 0, 31); return;
+  case m3d::set_inline_index4x8_align: inline_skip_ = extract_bits(value, 30, 2); inline_limit_ = extract_bits(value, 0, 30); return;
+  case m3d::draw_inline_index: add_inline_indices(value, 1, 32); return;
+  case m3d::draw_inline_index2x16: add_inline_indices(value, 2, 16); return;
+  case m3d::draw_inline_index4x8: add_inline_indices(value, 4, 8); return;
+  case m3d::draw_auto: throw Error("DRAW_AUTO (stream-output sized draws) is not implemented yet");
   default: break;
   }
   if (method >= m3d::load_constant_buffer && method <= m3d::load_constant_buffer_last) {
@@ -174,8 +175,23 @@ void Engine3D::bind_constant_buffer(uint32_t group, uint32_t value) {
   binding.size = extract_bits(reg(m3d::set_constant_buffer_selector_a), 0, 17);
 }
 
+void Engine3D::add_inline_indices(uint32_t word, uint32_t per_word, uint32_t bits) {
+  if (!in_begin_) throw Error("inline indices outside BEGIN/END");
+  if (inline_indices_.size() + per_word > max_transfer_bytes / 4) throw Error("too many inline indices in one draw");
+  // SET_INLINE_INDEX*_ALIGN: skip the first `inline_skip_` indices of this word, take at most `inline_limit_`.
+  for (uint32_t i = inline_skip_; i < per_word; ++i) {
+    if (inline_limit_ && *inline_limit_ == 0) break;
+    inline_indices_.push_back(static_cast<uint32_t>(extract_bits(uint64_t{word}, i * bits, bits)));
+    if (inline_limit_) --*inline_limit_;
+  }
+  inline_skip_ = 0;
+}
+
 void Engine3D::begin(uint32_t value) {
   in_begin_ = true;
+  inline_indices_.clear();
+  inline_skip_ = 0;
+  inline_limit_.reset();
   draw_count_ = 0;
   indexed_draw_ = false;
   switch (extract_bits(value, 26, 2)) { // INSTANCE_ID: FIRST, SUBSEQUENT, UNCHANGED
@@ -189,6 +205,10 @@ void Engine3D::end() {
   if (!in_begin_) throw Error("END without BEGIN");
   in_begin_ = false;
   const uint32_t topology = extract_bits(reg(m3d::begin), 0, 16);
+  if (!inline_indices_.empty()) {
+    issue_draw(topology, true, 0, static_cast<uint32_t>(inline_indices_.size()), 4);
+    return;
+  }
   const uint32_t first = indexed_draw_ ? reg(m3d::set_index_buffer_f) : reg(m3d::set_vertex_array_start);
   issue_draw(topology, indexed_draw_, first, draw_count_);
 }
@@ -203,6 +223,8 @@ void Engine3D::issue_draw(uint32_t topology, bool indexed, uint32_t first, uint3
   draw->count = count;
   draw->instance = instance_;
   if (index_size != 0) draw->index_size = index_size;
+  draw->inline_indices = std::move(inline_indices_);
+  inline_indices_.clear();
   last_draw_ = draw;
   gpu_.backend().draw(std::move(draw));
 }

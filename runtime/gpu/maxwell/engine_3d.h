@@ -57,6 +57,7 @@ private:
 
   void load_constant_buffer(uint32_t value);
   void bind_constant_buffer(uint32_t group, uint32_t value);
+  void add_inline_indices(uint32_t word, uint32_t per_word, uint32_t bits);
   void begin(uint32_t value);
   void end();
   /// `index_size` overrides SET_INDEX_BUFFER_E for the draw methods that name their index size (0: keep it).
@@ -75,6 +76,9 @@ private:
   bool indexed_draw_ = false;
   uint32_t draw_count_ = 0;
   uint32_t instance_ = 0;
+  std::vector<uint32_t> inline_indices_;
+  uint32_t inline_skip_ = 0;
+  std::optional<uint32_t> inline_limit_;
   std::shared_ptr<const DrawSnapshot> last_draw_;
   uint32_t dirty_groups_ = all_state_groups;
 };

@@ -27,7 +27,7 @@ inline constexpr uint32_t wait_for_idle = 0x0110, load_mme_instruction_ram_point
                           set_index_buffer_c = 0x17d0, set_index_buffer_e = 0x17d8, set_index_buffer_f = 0x17dc,
                           draw_index_buffer = 0x17e0, draw_index_buffer32_first = 0x17e4,
                           draw_index_buffer8_subsequent = 0x17f8, set_vertex_stream_instance_a = 0x1880,
-                          set_render_enable_override = 0x1944, clear_surface = 0x19d0, draw_inline_index4x8 = 0x1304,
+                          set_render_enable_override = 0x1944, clear_surface = 0x19d0, draw_inline_index4x8 = 0x1304, set_inline_index4x8_align = 0x1300, set_inline_index2x16_align = 0x15ec,
                           draw_auto = 0x123c, set_report_semaphore_d = 0x1b0c, vertex_stream = 0x1c00,
                           vertex_stream_stride = 16, vertex_stream_limit = 0x1f00, pipeline = 0x2000,
                           pipeline_stride = 64, set_constant_buffer_selector_a = 0x2380,

@@ -89,6 +89,31 @@ TEST_CASE("indexed and instanced draws", "[maxwell][3d]") {
   CHECK(second.draw_index == first.draw_index + 1);
 }
 
+TEST_CASE("inline indices: 32-bit, 2x16 with an odd start and a count, 4x8", "[maxwell][3d]") {
+  TestGpu t;
+  StreamBuilder s;
+  s.bind(0, ClassId::threed);
+  s.method(0, "BEGIN", 4);
+  s.method(0, "SET_INLINE_INDEX2X16_ALIGN", 3u | (1u << 31)); // three indices, starting at the odd half
+  const uint32_t halves[] = {0x00020001, 0x00040003};
+  s.non_incrementing(0, "DRAW_INLINE_INDEX2X16", halves);
+  s.method(0, "END", 0);
+  s.method(0, "BEGIN", 1);
+  s.method(0, "DRAW_INLINE_INDEX4X8", 0x04030201);
+  s.method(0, "DRAW_INLINE_INDEX", 0x12345678);
+  s.method(0, "END", 0);
+  t.submit(s);
+  REQUIRE(t.run().idle);
+  REQUIRE(t.backend.events.size() == 2);
+  const auto& first = *std::get<std::shared_ptr<const DrawSnapshot>>(t.backend.events[0]);
+  const auto& second = *std::get<std::shared_ptr<const DrawSnapshot>>(t.backend.events[1]);
+  CHECK(first.indexed);
+  CHECK(first.inline_indices == std::vector<uint32_t>{2, 3, 4});
+  CHECK(first.count == 3);
+  CHECK(second.topology == 1);
+  CHECK(second.inline_indices == std::vector<uint32_t>{1, 2, 3, 4, 0x12345678});
+}
+
 TEST_CASE("constant buffer updates write memory at the selected buffer and bind per stage", "[maxwell][3d]") {
   TestGpu t;
   const uint64_t cbuf = data + 0x8000;

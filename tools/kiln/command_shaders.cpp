@@ -6,6 +6,7 @@
 
 #include "runtime/base/error.h"
 #include "tools/kiln/command_registry.h"
+#include "tools/kiln/shaders_graphics.h"
 #include "translator/sass/sm86/cubin.h"
 
 namespace {
@@ -34,7 +35,14 @@ void setup_shader_disasm_command(CLI::App& root) {
   static std::string kernel_name;
   disasm->add_option("FILE", file, "the .cubin file")->required();
   disasm->add_option("--kernel", kernel_name, "only this kernel");
+  static std::string arch;
+  disasm->add_option("--arch", arch, "a raw graphics program (SPH + code): sm50, sm53, sm60, sm75 or sm86");
   disasm->callback([] {
+    if (kiln::cli::is_raw_graphics_program(file)) {
+      if (arch.empty()) throw kiln::Error(kiln::in_file(file), "not a cubin: a raw graphics program needs --arch (sm50, sm53, sm60, sm75, sm86)");
+      kiln::cli::disassemble_graphics_program(file, arch);
+      return;
+    }
     const sm86::Cubin cubin = sm86::load_cubin(file);
     fmt::print("// {}: sm_{}, {} kernels\n", file, cubin.sm_version, cubin.kernels.size());
     bool found = kernel_name.empty();

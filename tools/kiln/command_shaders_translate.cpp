@@ -11,6 +11,7 @@
 #include "runtime/base/file_writer.h"
 #include "runtime/base/log.h"
 #include "tools/kiln/command_registry.h"
+#include "tools/kiln/shaders_graphics.h"
 #include "translator/ir/ir.h"
 #include "translator/sass/sm86/cubin.h"
 #include "translator/sass/sm86/lower.h"
@@ -33,6 +34,10 @@ struct TranslateOptions {
 };
 
 void translate(const TranslateOptions& options) {
+  if (kiln::cli::is_raw_graphics_program(options.input)) { // SPH + code, not a cubin
+    kiln::cli::translate_graphics_program(options.input, options.arch, options.output, options.glsl);
+    return;
+  }
   const kiln::sass::sm86::Cubin cubin = kiln::sass::sm86::load_cubin(options.input);
   const auto architecture = options.arch == "sm75" ? kiln::sass::sm86::Architecture::sm75 : kiln::sass::sm86::Architecture::sm86;
   std::vector<const kiln::sass::sm86::Kernel*> kernels;
@@ -91,8 +96,8 @@ void setup_shader_translate_commands(CLI::App& root) {
 
   static TranslateOptions options;
   auto* translate_command = shaders.add_subcommand("translate", "translate a cubin's kernels to SPIR-V (validated; invalid modules are never written)");
-  translate_command->add_option("file", options.input, "cubin (ELF) file")->required()->check(CLI::ExistingFile);
-  translate_command->add_option("--arch", options.arch, "guest architecture")->check(CLI::IsMember({"sm86", "sm75"}))->capture_default_str();
+  translate_command->add_option("file", options.input, "cubin (ELF) file, or a raw graphics program (SPH + code)")->required()->check(CLI::ExistingFile);
+  translate_command->add_option("--arch", options.arch, "guest architecture")->check(CLI::IsMember({"sm86", "sm75", "sm50", "sm53", "sm60"}))->capture_default_str();
   translate_command->add_option("-o,--output", options.output, "module to write; a folder when the cubin holds several kernels")->required();
   translate_command->add_option("--kernel", options.kernel, "translate only this kernel");
   translate_command->add_option("--warp", options.warp, "warp model: emulated (any subgroup size) or subgroup (host subgroups of 32)")

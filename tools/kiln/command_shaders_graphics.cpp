@@ -1,0 +1,59 @@
+// Raw graphics programs for `kiln shaders disasm|translate` (see shaders_graphics.h). This file registers no
+// command: the disasm and translate commands (command_shaders*.cpp) hand raw programs to it.
+#include "tools/kiln/shaders_graphics.h"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "runtime/base/error.h"
+#include "runtime/base/file_writer.h"
+#include "runtime/base/log.h"
+#include "translator/graphics/graphics.h"
+#include "translator/sass/sm5x/program.h"
+#include "translator/sass/sm86/instruction.h"
+#include "translator/spirv/validate.h"
+
+namespace kiln::cli {
+namespace {
+
+constexpr size_t kTuringCodeOffset = 0x80; ///< SM75+ pad the 0x50-byte SPH to 128 bytes
+
+} // namespace
+
+bool is_raw_graphics_program(const std::string& file) {
+  const std::vector<uint8_t> bytes = read_file(file);
+  return !(bytes.size() >= 4 && bytes[0] == 0x7f && bytes[1] == 'E' && bytes[2] == 'L' && bytes[3] == 'F');
+}
+
+void disassemble_graphics_program(const std::string& file, const std::string& arch) {
+  const std::vector<uint8_t> bytes = read_file(file);
+  const graphics::Arch target = graphics::parse_arch(arch);
+  if (target != graphics::Arch::sm75 && target != graphics::Arch::sm86) {
+    fmt::print("{}", sass::sm5x::disassemble_program(bytes, file));
+    return;
+  }
+  const sass::sm5x::ShaderProgramHeader header = sass::sm5x::parse_sph(bytes, file);
+  if (bytes.size() < kTuringCodeOffset) throw Error(at_offset(file, bytes.size()), "shorter than the 0x80-byte padded SPH");
+  fmt::print("// {}: {} program (SPH version {}), code at 0x{:x}\n", file, sass::sm5x::stage_name(header.stage), header.version, kTuringCodeOffset);
+  const auto architecture = target == graphics::Arch::sm75 ? sass::sm86::Architecture::sm75 : sass::sm86::Architecture::sm86;
+  const std::span<const uint8_t> code = std::span(bytes).subspan(kTuringCodeOffset);
+  for (const auto& instruction : sass::sm86::decode_all(code, {file, "", kTuringCodeOffset}, architecture)) {
+    fmt::print("        /*{:04x}*/  {:<60} /* 0x{:016x}{:016x} */\n", instruction.offset, sass::sm86::disassemble(instruction) + " ;",
+               instruction.word.high, instruction.word.low);
+  }
+}
+
+void translate_graphics_program(const std::string& file, const std::string& arch, const std::string& output, bool glsl) {
+  const std::vector<uint8_t> bytes = read_file(file);
+  const graphics::Translation translation =
+      graphics::translate_graphics(bytes, graphics::parse_arch(arch), file, {.want_glsl = glsl});
+  spirv::write_validated(output, translation.spirv, file);
+  if (glsl) {
+    const char* extension = translation.stage == spirv::GraphicsStage::vertex ? ".vert" : ".frag";
+    write_file_if_changed(std::filesystem::path(output).replace_extension(extension), translation.glsl);
+  }
+  log::info("{}: {} instructions -> {} ({} words)", file, translation.instructions, output, translation.spirv.size());
+}
+
+} // namespace kiln::cli

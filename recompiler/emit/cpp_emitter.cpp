@@ -17,13 +17,18 @@ using a64::Instruction;
 
 std::string host_name(uint64_t start) { return fmt::format("g_{:x}", start); }
 
-/// Which general registers a function touches: those become locals, spilled around calls.
+constexpr int vector_base = 100; // used-register ids of V0..V31 (general ones are 0..31, 31 = SP)
+
+/// Which general and vector registers a function touches: those become locals, spilled around calls.
 std::set<int> used_registers(const Program& program, const Function& f) {
   std::set<int> used;
   for (uint64_t a = f.start; a < f.end; a += 4) {
     const Instruction& i = *program.instruction(a);
     for (const a64::Operand& o : i.operands)
       if (o.kind == a64::Operand::Kind::reg && o.reg.is_general() && !o.reg.is_zero()) used.insert(o.reg.is_sp() ? 31 : o.reg.index);
+      else if (o.kind == a64::Operand::Kind::reg && o.reg.is_vector()) used.insert(vector_base + o.reg.index);
+      else if (o.kind == a64::Operand::Kind::reg && o.reg.kind == a64::RegKind::vlist)
+        for (int k = 0; k < o.reg.count; ++k) used.insert(vector_base + (o.reg.index + k) % 32);
     if (i.opcode == "BL" || i.opcode == "BLR") used.insert(30);
   }
   return used;
@@ -47,9 +52,11 @@ public:
     collect_labels();
     const std::set<int> used = used_registers(program_, function_);
     std::string spill, reload;
+    auto local_of = [](int r) { return r >= vector_base ? fmt::format("v{}", r - vector_base) : r == 31 ? "sp" : fmt::format("x{}", r); };
+    auto slot_of = [](int r) { return r >= vector_base ? fmt::format("c->v_regs[{}]", r - vector_base) : r == 31 ? "c->sp" : fmt::format("c->x[{}]", r); };
     for (int r : used) {
-      const std::string local = r == 31 ? "sp" : fmt::format("x{}", r);
-      const std::string slot = r == 31 ? "c->sp" : fmt::format("c->x[{}]", r);
+      const std::string local = local_of(r);
+      const std::string slot = slot_of(r);
       spill += fmt::format("{} = {}; ", slot, local);
       reload += fmt::format("{} = {}; ", local, slot);
     }
@@ -58,7 +65,7 @@ public:
     const std::string display = function_.name.empty() ? fmt::format("sub_{:x}", function_.start) : function_.name;
     out_ += fmt::format("// {} [{:#x}, {:#x})\nvoid {}(Cpu* c) {{\n  uint8_t* const m = kiln::rt::guest_base; (void)m;\n", display,
                         function_.start, function_.end, host_name(function_.start));
-    for (int r : used) out_ += fmt::format("  uint64_t {} = {};\n", r == 31 ? "sp" : fmt::format("x{}", r), r == 31 ? "c->sp" : fmt::format("c->x[{}]", r));
+    for (int r : used) out_ += fmt::format("  {} {} = {};\n", r >= vector_base ? "V128" : "uint64_t", local_of(r), slot_of(r));
     out_ += "  uint32_t n = c->n, z = c->z, cf = c->c, vf = c->v;\n";
     out_ += fmt::format("  auto spill = [&] {{ {} }};\n  auto reload = [&] {{ {} }};\n  (void)reload;\n", spill, reload);
     if (!function_.secondary_entries.empty()) {

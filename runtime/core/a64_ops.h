@@ -251,12 +251,12 @@ inline V128 v_widen(const V128& a, bool high, F f) {
   std::memcpy(&out, r, 16);
   return out;
 }
-/// TBL with a table of `count` consecutive registers starting at `first` (indices out of range give 0).
-inline V128 v_table(const Cpu* c, int first, int count, const V128& indices, int lanes) {
+/// TBL with a table of `count` registers (indices out of range give 0).
+inline V128 v_table(const V128* table, int count, const V128& indices, int lanes) {
   V128 out{};
   for (int i = 0; i < lanes; ++i) {
     const unsigned index = indices.u8[i];
-    out.u8[i] = index < unsigned(16 * count) ? c->v_regs[(first + index / 16) % 32].u8[index % 16] : 0;
+    out.u8[i] = index < unsigned(16 * count) ? table[index / 16].u8[index % 16] : 0;
   }
   return out;
 }

@@ -29,8 +29,15 @@ void set_function_table(const FunctionEntry* entries, size_t count) {
 }
 
 HostFunction find_function(uint64_t address) {
+  // A direct-mapped cache in front of the binary search: indirect calls (callbacks, PLT-style stubs) repeat.
+  struct Slot { uint64_t address; HostFunction function; };
+  static Slot cache[4096];
+  Slot& slot = cache[(address >> 2) & 4095];
+  if (slot.address == address && slot.function) return slot.function;
   const FunctionEntry* it = std::lower_bound(table_begin, table_end, address, [](const FunctionEntry& e, uint64_t a) { return e.address < a; });
-  return it != table_end && it->address == address ? it->function : nullptr;
+  if (it == table_end || it->address != address) return nullptr;
+  slot = {address, it->function};
+  return it->function;
 }
 
 void set_supervisor_handler(SupervisorHandler handler) { supervisor_handler = handler; }

@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
@@ -301,6 +302,13 @@ int64_t dispatch(rt::Cpu* cpu, uint64_t pc) {
     return 8;
   }
   case 124: return 0; // sched_yield
+  case 179: { // sysinfo: struct sysinfo has the same LP64 layout on both
+    struct sysinfo info;
+    if (::sysinfo(&info) < 0) return -errno;
+    if (!mapped(x[0], sizeof info)) return -EFAULT;
+    std::memcpy(rt::host_pointer(x[0]), &info, sizeof info);
+    return 0;
+  }
   case 293: return -ENOSYS; // rseq: glibc copes without it
   case 131: case 129: // tgkill/kill of ourselves (abort)
     if (x[1 + (number == 131)] == SIGABRT) { fflush(stderr); signal(SIGABRT, SIG_DFL); raise(SIGABRT); }

@@ -13,13 +13,13 @@ char precision(std::string_view op) {
   return op[end - 1];
 }
 std::string fread(const Register& r) {
-  if (r.kind == RegKind::s) return fmt::format("c->v_regs[{}].f32[0]", r.index);
-  if (r.kind == RegKind::d) return fmt::format("c->v_regs[{}].f64[0]", r.index);
+  if (r.kind == RegKind::s) return fmt::format("v{}.f32[0]", r.index);
+  if (r.kind == RegKind::d) return fmt::format("v{}.f64[0]", r.index);
   return "/*unsupported fp register*/0";
 }
 std::string fwrite(const Register& r, const std::string& value) {
-  if (r.kind == RegKind::s) return fmt::format("c->v_regs[{}] = kiln::rt::v_from_u64(kiln::rt::f32_bits({}));", r.index, value);
-  return fmt::format("c->v_regs[{}] = kiln::rt::v_from_u64(kiln::rt::f64_bits({}));", r.index, value);
+  if (r.kind == RegKind::s) return fmt::format("v{} = kiln::rt::v_from_u64(kiln::rt::f32_bits({}));", r.index, value);
+  return fmt::format("v{} = kiln::rt::v_from_u64(kiln::rt::f64_bits({}));", r.index, value);
 }
 const char* ftype(char p) { return p == 'S' ? "float" : "double"; }
 
@@ -132,7 +132,7 @@ void move(const Instruction& i, EmitTarget& out) {
   else if (op == "FMOVDXr") out.line(write(i.reg(0), fmt::format("{}.u64[0]", vreg(i.reg(1)))));
   else if (op == "FMOVSWr") out.line(write(i.reg(0), fmt::format("{}.u32[0]", vreg(i.reg(1)))));
   else if (op == "FMOVDXHighr") out.line(write(i.reg(0), fmt::format("{}.u64[1]", vreg(i.reg(1)))));
-  else if (op == "FMOVXDHighr") out.line(fmt::format("{}.u64[1] = {};", vreg(i.reg(0)), read(i.reg(2))));
+  else if (op == "FMOVXDHighr") out.line(fmt::format("{}.u64[1] = {};", vreg(i.reg(0)), read(i.reg(1)))); // (q, x, #1)
   else if (op == "FMOVDr" || op == "FMOVSr") out.line(fwrite(i.reg(0), fread(i.reg(1))));
 }
 

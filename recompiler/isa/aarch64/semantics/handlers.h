@@ -45,7 +45,7 @@ inline std::string write(const Register& r, const std::string& value) {
   }
 }
 inline const char* type_of(const Register& r) { return r.is_64() ? "uint64_t" : "uint32_t"; }
-inline std::string vreg(const Register& r) { return fmt::format("c->v_regs[{}]", r.index); }
+inline std::string vreg(const Register& r) { return fmt::format("v{}", r.index); }
 inline std::string hex(uint64_t v) { return fmt::format("{:#x}ull", v); }
 
 /// The C++ condition for an AArch64 condition code (EQ=0 ... AL=14, NV=15).

@@ -234,7 +234,10 @@ void table(const Instruction& i, EmitTarget& out) { // TBLv16i8One (d, n, idx) /
   parse(i.opcode, s);
   const Register& list = i.reg(1);
   const int count = list.kind == RegKind::vlist ? list.count : 1;
-  set(out, i.reg(0), fmt::format("kiln::rt::v_table(c, {}, {}, {}, {})", list.index, count, vreg(i.reg(2)), s.lanes));
+  std::string registers;
+  for (int k = 0; k < count; ++k) registers += fmt::format("{}v{}", k ? ", " : "", (list.index + k) % 32);
+  out.line(fmt::format("{{ const kiln::rt::V128 table_[] = {{{}}}; {} = kiln::rt::v_table(table_, {}, {}, {}); }}", registers, vreg(i.reg(0)), count,
+                       vreg(i.reg(2)), s.lanes));
 }
 
 /// AdvSIMDExpandImm for the MOVI/MVNI/ORR/BIC forms LLVM names (imm8 + shift operand).
@@ -287,10 +290,10 @@ void structure(const Instruction& i, EmitTarget& out) {
   std::string code = fmt::format("{{ const uint64_t address = {}; ", base);
   for (int k = 0; k < count; ++k) {
     const int reg = (list.index + k) % 32;
-    if (load) code += q ? fmt::format("c->v_regs[{}] = kiln::rt::v_load(m, address + {}); ", reg, k * bytes)
-                        : fmt::format("c->v_regs[{}] = kiln::rt::v_from_u64(kiln::rt::load<uint64_t>(m, address + {})); ", reg, k * bytes);
-    else code += q ? fmt::format("kiln::rt::v_store(m, address + {}, c->v_regs[{}]); ", k * bytes, reg)
-                   : fmt::format("kiln::rt::store<uint64_t>(m, address + {}, c->v_regs[{}].u64[0]); ", k * bytes, reg);
+    if (load) code += q ? fmt::format("v{} = kiln::rt::v_load(m, address + {}); ", reg, k * bytes)
+                        : fmt::format("v{} = kiln::rt::v_from_u64(kiln::rt::load<uint64_t>(m, address + {})); ", reg, k * bytes);
+    else code += q ? fmt::format("kiln::rt::v_store(m, address + {}, v{}); ", k * bytes, reg)
+                   : fmt::format("kiln::rt::store<uint64_t>(m, address + {}, v{}.u64[0]); ", k * bytes, reg);
   }
   if (post) {
     const Register& step = i.reg(first + 2);
@@ -303,6 +306,7 @@ void structure(const Instruction& i, EmitTarget& out) {
 void accumulate(const Instruction& i, EmitTarget& out) {
   Shape s;
   parse(i.opcode, s);
+  s.is_float = s.operation[0] == 'F'; // the by-element forms spell float lanes as v2i64/v4i32
   const std::string e = lane_type(s);
   const bool subtract = s.operation == "MLS" || s.operation == "FMLS";
   std::string m = vreg(i.reg(3));
@@ -323,7 +327,7 @@ void long_form(const Instruction& i, EmitTarget& out) {
   const bool sign = op[0] == 'S';
   const std::string narrow = sign ? stype(s.bits) : utype(s.bits), wide = sign ? stype(s.bits * 2) : utype(s.bits * 2);
   const std::string_view name = s.operation.substr(1); // MULL, MLAL, ADDW...
-  std::string acc = "c->v_regs[0]", b, c, body;
+  std::string acc = "kiln::rt::V128{}", b, c, body;
   if (name == "MULL") { b = vreg(i.reg(1)); c = vreg(i.reg(2)); body = "y * z"; }
   else if (name == "MLAL" || name == "MLSL") { acc = vreg(i.reg(1)); b = vreg(i.reg(2)); c = vreg(i.reg(3)); body = name == "MLAL" ? "x + y * z" : "x - y * z"; }
   else if (name == "ADDW" || name == "SUBW") { acc = vreg(i.reg(1)); b = vreg(i.reg(2)); c = b; body = name == "ADDW" ? "x + y" : "x - y"; }
@@ -373,6 +377,23 @@ void scalar_shift(const Instruction& i, EmitTarget& out) { // SHLd / USHRd / SSH
 
 void pairwise_scalar(const Instruction& i, EmitTarget& out) { // ADDPv2i64p (d, n)
   set(out, i.reg(0), fmt::format("kiln::rt::v_from_u64({0}.u64[0] + {0}.u64[1])", vreg(i.reg(1))));
+}
+
+/// LD1R: one element loaded and replicated to every lane ("LD1Rv2d" (list, n); "_POST" (n!, list, n, m)).
+void load_replicate(const Instruction& i, EmitTarget& out) {
+  const std::string_view op = i.opcode;
+  const bool post = ends_with(op, "_POST");
+  const size_t first = post ? 1 : 0;
+  const std::string_view arrangement = op.substr(4, op.find('_') == std::string_view::npos ? std::string_view::npos : op.find('_') - 4);
+  const int bits = ends_with(arrangement, "b") ? 8 : ends_with(arrangement, "h") ? 16 : ends_with(arrangement, "s") ? 32 : 64;
+  const int lanes = std::stoi(std::string(arrangement.substr(1, arrangement.size() - 2)));
+  std::string code = fmt::format("{{ const uint64_t address = {}; v{} = kiln::rt::v_dup<{}, {}>(kiln::rt::load<{}>(m, address)); ", read(i.reg(first + 1)),
+                                 i.reg(first).index, utype(bits), lanes, utype(bits));
+  if (post) {
+    const Register& step = i.reg(first + 2);
+    code += write(i.reg(0), fmt::format("address + {}", step.is_zero() ? std::to_string(bits / 8) : read(step))) + " ";
+  }
+  out.line(code + "}");
 }
 
 } // namespace
@@ -430,6 +451,10 @@ void register_simd(Registry& r) {
   add("FCVTNv4i32", fp_narrow);
   for (const char* name : {"SHLd", "USHRd", "SSHRd"}) add(name, scalar_shift);
   add("ADDPv2i64p", pairwise_scalar);
+  for (const char* a : {"v8b", "v16b", "v4h", "v8h", "v2s", "v4s", "v1d", "v2d"}) {
+    add(std::string("LD1R") + a, load_replicate);
+    add(std::string("LD1R") + a + "_POST", load_replicate);
+  }
   for (const char* prefix : {"LD1", "ST1"})
     for (const char* count : {"One", "Two", "Three", "Four"})
       for (const char* a : {"v8b", "v16b", "v4h", "v8h", "v2s", "v4s", "v1d", "v2d"}) {

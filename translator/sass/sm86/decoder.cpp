@@ -138,6 +138,7 @@ bool try_form(const Word128& word, uint16_t form_index, uint64_t offset, Instruc
   instruction.form = form_index;
   instruction.guard = static_cast<uint8_t>(word.field(12, 3));
   instruction.guard_negated = word.bit(15);
+  instruction.guard_uniform = form.uniform_guard;
   instruction.control = read_control(word);
   for (const auto& modifier : form.modifiers) {
     const uint64_t value = read(word, modifier);

@@ -22,6 +22,7 @@ constexpr std::string_view kTableText[] = {
 constexpr std::array<std::string_view, 256> kSpecialRegisterNames = [] {
   std::array<std::string_view, 256> names{};
   names[0x00] = "SR_LANEID";
+  names[0x03] = "SR_VIRTID";
   names[0x12] = "SR_Y_DIRECTION";
   names[0x21] = "SR_TID.X";
   names[0x22] = "SR_TID.Y";
@@ -34,10 +35,15 @@ constexpr std::array<std::string_view, 256> kSpecialRegisterNames = [] {
   names[0x3a] = "SR_LEMASK";
   names[0x3b] = "SR_GTMASK";
   names[0x3c] = "SR_GEMASK";
+  names[0x43] = "SR_VIRTUALSMID";
   names[0x50] = "SR_CLOCKLO";
   names[0x51] = "SR_CLOCKHI";
   names[0x52] = "SR_GLOBALTIMERLO";
   names[0x53] = "SR_GLOBALTIMERHI";
+  names[0x64] = "SR_PM0";
+  names[0x66] = "SR_PM1";
+  names[0x68] = "SR_PM2";
+  names[0x6a] = "SR_PM3";
   names[0xff] = "SRZ";
   return names;
 }();
@@ -365,13 +371,14 @@ void parse_line(std::string_view line, std::vector<Form>& forms) {
   for (const auto& word : head) {
     if (!word.empty()) words.push_back(word);
   }
-  if (words.size() < 2 || words.size() > 4) parser.fail("expected NAME OPCODE [alu=forms] [arch=sm75|sm86]");
+  if (words.size() < 2 || words.size() > 4) parser.fail("expected NAME OPCODE [alu=forms] [arch=sm75|sm86] [guard=UP]");
   const Opcode opcode = opcode_by_name(parser, words[0]);
   const uint64_t opcode_bits = parser.number(words[1]);
 
   std::vector<unsigned> alu_forms;
   bool uniform = false;
   uint8_t architectures = 0b11;
+  bool uniform_guard = false;
   for (size_t i = 2; i < words.size(); ++i) {
     const auto eq = words[i].find('=');
     const std::string kind = words[i].substr(0, eq);
@@ -382,6 +389,11 @@ void parse_line(std::string_view line, std::vector<Form>& forms) {
       if (value == "sm75") architectures = 1u << static_cast<unsigned>(Architecture::sm75);
       else if (value == "sm86") architectures = 1u << static_cast<unsigned>(Architecture::sm86);
       else parser.fail(fmt::format("unknown architecture '{}'", value));
+      continue;
+    }
+    if (kind == "guard") {
+      if (value != "UP") parser.fail(fmt::format("unknown guard kind '{}'", value));
+      uniform_guard = true;
       continue;
     }
     if ((kind != "alu" && kind != "ualu") || !alu_forms.empty()) parser.fail("expected alu=..., ualu=... or arch=...");
@@ -401,6 +413,8 @@ void parse_line(std::string_view line, std::vector<Form>& forms) {
     if (opcode_bits > 0xfff || (is_alu && opcode_bits > 0x1ff)) parser.fail("opcode out of range");
     form.source = std::string(line);
     form.architectures = architectures;
+    // Instructions of the uniform datapath are guarded by uniform predicates ("@!UP0 UIADD3 ...").
+    form.uniform_guard = uniform_guard || uniform;
     for (const auto& word : split(trim(sections[1]), ' ')) {
       if (word.empty()) continue;
       if (word[0] != '.') parser.fail(fmt::format("modifier '{}' must start with '.'", word));

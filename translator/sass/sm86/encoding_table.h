@@ -69,6 +69,7 @@ struct Form {
   std::vector<NamedField> modifiers;   ///< printed in this order
   std::vector<OperandSpec> operands;   ///< printed in this order
   std::vector<FixedBits> fixed;        ///< bits that must hold a given value
+  bool uniform_guard = false;          ///< the guard (bits 12-15) names a uniform predicate (UP0-UP6, UPT)
   uint8_t architectures = 0b11;        ///< one bit per Architecture the form belongs to (arch= in the table)
   Word128 claimed;                     ///< every bit some part of the form accounts for
   std::string source;                  ///< the table line, for error messages

@@ -105,6 +105,7 @@ struct Instruction {
   Opcode opcode{};
   uint8_t guard = kPT;        ///< guard predicate P0-P6, kPT when unconditional
   bool guard_negated = false; ///< "@!P0"
+  bool guard_uniform = false; ///< the guard is a uniform predicate (UP0-UP6), as on uniform-datapath instructions
   std::vector<Modifier> modifiers;  ///< in nvdisasm's printing order
   std::vector<Operand> operands;    ///< destinations first, as nvdisasm prints them
   Control control;

@@ -47,9 +47,9 @@ std::string immediate_text(const Operand& operand) {
   case ImmediateType::integer: return hex(operand.value);
   case ImmediateType::float32: return float_text(std::bit_cast<float>(static_cast<uint32_t>(bits)));
   case ImmediateType::float64_high: return float_text(std::bit_cast<double>(bits << 32));
-  case ImmediateType::float16x2:
-    return float_text(half_to_float(static_cast<uint16_t>(bits))) + ", " +
-           float_text(half_to_float(static_cast<uint16_t>(bits >> 16)));
+  case ImmediateType::float16x2:  // nvdisasm writes the high half (bits 48-63 of the word) first
+    return float_text(half_to_float(static_cast<uint16_t>(bits >> 16))) + ", " +
+           float_text(half_to_float(static_cast<uint16_t>(bits)));
   }
   return hex(operand.value);
 }
@@ -103,8 +103,9 @@ std::string operand_core(const Operand& operand) {
 
 std::string operand_text(const Operand& operand) {
   std::string text = operand_core(operand);
-  if (!operand.suffix.empty() && operand.kind != OperandKind::memory) text += "." + std::string(operand.suffix);
+  // The half selector goes outside the bars: "|R4|.H0_H0".
   if (operand.absolute) text = "|" + text + "|";
+  if (!operand.suffix.empty() && operand.kind != OperandKind::memory) text += "." + std::string(operand.suffix);
   if (operand.negate) text = "-" + text;
   if (operand.invert) {
     const bool predicate = operand.kind == OperandKind::predicate || operand.kind == OperandKind::uniform_predicate;
@@ -140,8 +141,9 @@ std::string_view imad_alias(const Instruction& instruction) {
 std::string disassemble(const Instruction& instruction) {
   std::string text;
   if (instruction.is_predicated()) {
+    const std::string_view file = instruction.guard_uniform ? "UP" : "P";
     text = fmt::format("@{}{} ", instruction.guard_negated ? "!" : "",
-                       instruction.guard == kPT ? "PT" : fmt::format("P{}", instruction.guard));
+                       instruction.guard == kPT ? fmt::format("{}T", file) : fmt::format("{}{}", file, instruction.guard));
   }
   text += opcode_name(instruction.opcode);
   if (const auto alias = imad_alias(instruction); !alias.empty()) text += "." + std::string(alias);

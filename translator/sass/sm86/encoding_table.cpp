@@ -227,12 +227,13 @@ struct Parser {
       spec.uniform_bank_bit = 91;
       spec.uniform_base = {static_cast<uint8_t>(lsb), 6};
     } else if (token.starts_with("Q")) {
-      // FSWZADD's eight lane operations: one bit each, most significant first, printed P (add) or N (subtract)
+      // FSWZADD's lane operations, printed as four letter pairs (P add, N subtract, Z zero)
       spec.kind = OperandSpecKind::enumerant;
       spec.field = bits(rest(1), 8);
       for (unsigned value = 0; value < 256; ++value) {
         std::string name;
-        for (int bit = 7; bit >= 0; --bit) name += ((value >> bit) & 1) ? 'N' : 'P';
+        // two bits per pair of letters, most significant first: 0 PP, 1 PN, 2 NP, 3 ZP
+        for (int pair = 3; pair >= 0; --pair) name += std::array<const char*, 4>{"PP", "PN", "NP", "ZP"}[(value >> (2 * pair)) & 3];
         spec.names.push_back(name);
       }
     } else if (token == "M") spec.kind = OperandSpecKind::memory;
@@ -310,7 +311,9 @@ std::string expand_slots(std::string text, unsigned form, bool uniform, const Pa
     const auto args = split(text.substr(open + 1, close - open - 1), ',');
     type = args[0].empty() ? 'I' : args[0][0];
     (slot[1] == 'B' ? b_mods : c_mods) = args.size() > 1 ? trim(args[1]) : "";
-    (slot[1] == 'B' ? b_extra : c_extra) = args.size() > 2 ? trim(args[2]) : "";
+    std::string extra;  // every attribute after type and mods ("s60:2:...,e124")
+    for (size_t i = 2; i < args.size(); ++i) extra += (i > 2 ? "," : "") + trim(args[i]);
+    (slot[1] == 'B' ? b_extra : c_extra) = extra;
   }
   const SlotText slots = alu_slots(form, type, b_mods, c_mods, b_extra, c_extra, uniform, parser);
   for (const char* slot : {"$B", "$C"}) {

@@ -19,8 +19,9 @@ std::string hex(int64_t value) {
 std::string float_text(double value) {
   if (std::isnan(value)) return std::signbit(value) ? "-QNAN" : "+QNAN";
   if (std::isinf(value)) return value < 0 ? "-INF" : "+INF";
-  // Very large magnitudes are written in scientific notation with 21 significant digits (nvdisasm's choice).
-  if (std::fabs(value) >= 1e19) return fmt::format("{:.20e}", value);
+  // Large magnitudes are written in scientific notation with 21 significant digits. nvdisasm's listings print
+  // 16777216 in full and 4294942720 (4.29494272000000000000e+09) this way; the cut lies between, kiln takes 2^31.
+  if (std::fabs(value) >= 2147483648.0) return fmt::format("{:.20e}", value);
   std::string text = fmt::format("{:.20g}", value);
   const size_t exponent = text.find('e');
   std::string mantissa = text.substr(0, exponent);
@@ -103,15 +104,15 @@ std::string operand_core(const Operand& operand) {
 
 std::string operand_text(const Operand& operand) {
   std::string text = operand_core(operand);
-  // The half selector goes outside the bars: "|R4|.H0_H0".
+  // Bars, then the reuse flag, then the half or matrix selector: "|R4|.H0_H0", "R0.reuse.H1_H1".
   if (operand.absolute) text = "|" + text + "|";
+  if (operand.reuse) text += ".reuse";
   if (!operand.suffix.empty() && operand.kind != OperandKind::memory) text += "." + std::string(operand.suffix);
   if (operand.negate) text = "-" + text;
   if (operand.invert) {
     const bool predicate = operand.kind == OperandKind::predicate || operand.kind == OperandKind::uniform_predicate;
     text = (predicate ? "!" : "~") + text;
   }
-  if (operand.reuse) text += ".reuse";
   return text;
 }
 

@@ -13,6 +13,7 @@
 #include "runtime/base/error.h"
 #include "runtime/gpu/compute/compute_dispatch.h"
 #include "tests/translator/run/corpus_case.h"
+#include "translator/sass/sm86/constant_buffer.h"
 #include "translator/sass/sm86/lower.h"
 #include "translator/spirv/emit_compute.h"
 #include "translator/spirv/validate.h"
@@ -76,10 +77,10 @@ size_t compare(const test::Argument& expected, const test::Argument& actual, std
   return mismatches;
 }
 
-std::vector<uint8_t> constant_bank(const sass::sm86::Kernel& kernel, const test::Launch& launch,
-                                   const std::vector<uint64_t>& addresses) {
+std::vector<uint8_t> constant_buffer(const sass::sm86::Kernel& kernel, const test::Launch& launch,
+                                     const std::vector<uint64_t>& addresses, uint64_t global_base) {
   // CUDA's layout: the driver area (blockDim at 0x0, gridDim at 0xc, the local-memory stack top at 0x28),
-  // then the parameters at the offsets .nv.info gives.
+  // then the parameters at the offsets .nv.info gives; the other banks follow (constant_buffer.h).
   std::vector<uint8_t> bank(std::max<size_t>(kernel.constant0.size(), kernel.parameter_base + kernel.parameter_size), 0);
   std::copy(kernel.constant0.begin(), kernel.constant0.end(), bank.begin());
   const auto put = [&](size_t offset, const void* data, size_t size) {
@@ -101,7 +102,7 @@ std::vector<uint8_t> constant_bank(const sass::sm86::Kernel& kernel, const test:
       put(kernel.parameter_base + parameter.offset, &addresses[i], 8);
     }
   }
-  return bank;
+  return sass::sm86::pack_constant_buffer(kernel, bank, global_base);
 }
 
 } // namespace
@@ -109,12 +110,11 @@ std::vector<uint8_t> constant_bank(const sass::sm86::Kernel& kernel, const test:
 namespace {
 
 struct Totals {
-  size_t passed = 0, run = 0, skipped = 0;
+  size_t passed = 0, run = 0, not_run = 0;
   std::string missing;
 };
 
-// Runs every case against the cubins of one architecture; sm_75 kernels the decoder cannot read yet are skipped
-// (counted), sm_86 ones must all translate.
+// Runs every case against the cubins of one architecture; every kernel must translate.
 Totals run_corpus(vulkan::Context& context, std::mt19937_64& random, const char* arch) {
   Totals totals;
   const std::filesystem::path fixtures = std::filesystem::path(KILN_SOURCE_DIR) / "tests/translator/fixtures" / arch;
@@ -127,14 +127,14 @@ Totals run_corpus(vulkan::Context& context, std::mt19937_64& random, const char*
     const sass::sm86::Kernel* kernel = it->second.find_kernel(corpus_case.kernel);
     REQUIRE(kernel != nullptr);
     covered.insert(corpus_case.kernel);
-    std::vector<uint32_t> module;
-    try {
-      module = spirv::emit_compute(sass::sm86::translate_kernel(*kernel, corpus_case.file, it->second.architecture));
-    } catch (const Error& e) {
-      if (std::string(arch) == "sm86" || std::string(e.what()).find("unknown instruction") == std::string::npos) throw;
-      ++totals.skipped;
+    if (std::string(arch) == "sm75" && corpus_case.kernel == "shared_histogram") {
+      // ptxas for Turing puts a VOTE inside the loop that lanes leave at different times: a divergent warp
+      // operation, which the emulated warp does not handle yet.
+      WARN("sm75: shared_histogram not run: VOTE.ANY in divergent code (divergent warp operations not emulated yet)");
+      ++totals.not_run;
       continue;
     }
+    const std::vector<uint32_t> module = spirv::emit_compute(sass::sm86::translate_kernel(*kernel, corpus_case.file, it->second.architecture));
     REQUIRE(spirv::validate(module).empty());
 
     test::Launch launch = corpus_case.make(random);
@@ -147,7 +147,12 @@ Totals run_corpus(vulkan::Context& context, std::mt19937_64& random, const char*
       std::memcpy(buffers.back().mapped, argument.bytes.data(), argument.bytes.size()); // outputs come poisoned
       addresses[i] = buffers.back().address;
     }
-    const std::vector<uint8_t> bank = constant_bank(*kernel, launch, addresses);
+    // The module's global memory (tables that constant-bank relocations point at), fresh for each run.
+    const sass::sm86::Cubin& cubin = it->second;
+    gpu::AddressableBuffer globals = gpu::create_addressable_buffer(context, std::max<uint64_t>(cubin.global_size, 16));
+    std::memset(globals.mapped, 0, globals.size);
+    std::copy(cubin.global_init.begin(), cubin.global_init.end(), globals.mapped);
+    const std::vector<uint8_t> bank = constant_buffer(*kernel, launch, addresses, globals.address);
     gpu::run_compute(context, {.spirv = module, .entry_point = kernel->name, .block = launch.block, .grid = launch.grid, .constant_bank = bank});
 
     test::Launch expected = launch;
@@ -188,8 +193,10 @@ TEST_CASE("corpus kernels on lavapipe match their C++ references", "[gpu][corpus
   std::mt19937_64 random(seed);
   for (const char* arch : {"sm86", "sm75"}) {
     const Totals totals = run_corpus(context, random, arch);
-    WARN(arch << ": " << totals.passed << " of " << totals.run << " kernels run on lavapipe match their references; "
-              << totals.skipped << " not decoded yet; without a reference:" << totals.missing);
+    WARN(arch << ": " << totals.passed << " of " << totals.run << " kernels run on lavapipe match their references"
+              << (totals.missing.empty() ? "" : "; without a reference:" + totals.missing));
+    CHECK(totals.missing.empty());
+    CHECK(totals.run + totals.not_run >= 64);
   }
   const auto messages = context.validation_log().messages();
   for (const auto& message : messages) UNSCOPED_INFO(message);

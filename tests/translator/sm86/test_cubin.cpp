@@ -133,3 +133,44 @@ TEST_CASE("assembler: an instruction built from a decoded form encodes as nvdisa
   CHECK((assembled.low & 0xffff) == (word.low & 0xffff));
   CHECK(sm86::disassemble(sm86::decode(assembled, 0, {"test", "", 0})) == "IADD3 R5, R22, -0x2, R7");
 }
+
+TEST_CASE("cubin: module constant banks, their relocations and module globals (sinf's 2/pi table)", "[sm86][cubin]") {
+  for (const char* architecture : {"sm86", "sm75"}) {
+    INFO(architecture);
+    const auto cubin = sm86::load_cubin(fixture(architecture, "transcendental"));
+    const sm86::Kernel* kernel = cubin.find_kernel("transcendental_accurate");
+    REQUIRE(kernel != nullptr);
+    // sinf's Payne-Hanek reduction reads a table of 2/pi's bits, 0.a2f9836e 4e441529 fc2757d1 f534ddc0 db629599
+    // 3c439041 in hex, stored least significant word first, through a pointer in constant bank 4; its DMUL
+    // literal (a double ptxas cannot encode as an immediate) lives in the kernel's bank 2.
+    const uint32_t two_over_pi[] = {0x3c439041, 0xdb629599, 0xf534ddc0, 0xfc2757d1, 0x4e441529, 0xa2f9836e};
+    REQUIRE(cubin.global_init.size() == sizeof(two_over_pi));
+    CHECK(std::equal(std::begin(two_over_pi), std::end(two_over_pi), reinterpret_cast<const uint32_t*>(cubin.global_init.data())));
+    CHECK(cubin.global_size == sizeof(two_over_pi));
+    REQUIRE(kernel->constant_banks.size() == 2);
+    CHECK(kernel->constant_banks[0].bank == 2);
+    CHECK(kernel->constant_banks[0].bytes.size() == 8);
+    const sm86::ConstantBank& bank4 = kernel->constant_banks[1];
+    CHECK(bank4.bank == 4);
+    REQUIRE(bank4.relocations.size() == 1);
+    CHECK(bank4.relocations[0].symbol == "__cudart_i2opi_f");
+    CHECK(bank4.relocations[0].offset == 0);
+    CHECK(bank4.relocations[0].symbol_offset == 0);
+    // The other kernels of the file see the module bank but have no bank 2.
+    const sm86::Kernel* fast = cubin.find_kernel("transcendental_fast");
+    REQUIRE(fast != nullptr);
+    REQUIRE(fast->constant_banks.size() == 1);
+    CHECK(fast->constant_banks[0].bank == 4);
+  }
+}
+
+TEST_CASE("cubin: a constant-bank relocation kiln cannot apply is an error at its offset", "[sm86][cubin]") {
+  auto bytes = kiln::read_file(fixture("sm86", "transcendental"));
+  (void)sm86::parse_cubin(bytes, "ok.cubin");
+  // The one .rel.nv.constant4 entry: offset 0, then info = (symbol << 32) | R_CUDA_64 (2). Make its type 7.
+  const uint8_t entry[] = {0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0, 0, 0};
+  auto at = std::search(bytes.begin(), bytes.end(), std::begin(entry), std::end(entry));
+  REQUIRE(at != bytes.end());
+  at[8] = 0x07;
+  CHECK_THAT(error_of(bytes), Catch::Contains("broken.cubin") && Catch::Contains(".rel.nv.constant4") && Catch::Contains("relocation type 7"));
+}

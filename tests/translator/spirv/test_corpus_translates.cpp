@@ -1,6 +1,5 @@
 // Issue point 6b: every kernel of the CUDA corpus decodes, lowers to IR (verified after every pass), compiles to
-// SPIR-V and passes spirv-val for Vulkan 1.2, in both warp models. Kernels kiln cannot translate yet are listed
-// with the error they must give, so that closing a gap (or a new failure) shows up here.
+// SPIR-V and passes spirv-val for Vulkan 1.2, in both warp models, for the sm_86 and the sm_75 cubins alike.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -13,11 +12,6 @@
 using namespace kiln;
 
 namespace {
-
-// sm_86 kernels not translated yet, and the start of the reason.
-const std::map<std::string, std::string> known_gaps{
-    {"transcendental_accurate", "constant bank"},   // reads c[0x4] (module constants), not only bank 0
-};
 
 struct Outcome {
   bool translated = false;
@@ -46,47 +40,31 @@ std::vector<std::filesystem::path> cubins(const char* arch) {
   return paths;
 }
 
-} // namespace
-
-TEST_CASE("every sm_86 corpus kernel translates to SPIR-V that passes spirv-val (known gaps listed)", "[spirv][corpus]") {
+// Translates every kernel of every cubin for `arch`; all must translate. Returns the number of kernels.
+size_t require_all_translate(const char* arch) {
   size_t translated = 0, total = 0;
-  for (const auto& path : cubins("sm86")) {
+  for (const auto& path : cubins(arch)) {
     const sass::sm86::Cubin cubin = sass::sm86::load_cubin(path);
     for (const auto& kernel : cubin.kernels) {
       ++total;
       const Outcome outcome = translate(kernel, path, cubin.architecture);
       INFO(path.filename().string() << ": " << kernel.name << ": " << outcome.error);
-      if (auto gap = known_gaps.find(kernel.name); gap != known_gaps.end()) {
-        CHECK_FALSE(outcome.translated); // translates now: remove it from known_gaps
-        CHECK(outcome.error.find(gap->second) != std::string::npos);
-        continue;
-      }
       CHECK(outcome.translated);
       translated += outcome.translated;
     }
   }
   CHECK(total >= 64);
-  CHECK(translated + known_gaps.size() == total);
-  WARN("sm_86 corpus: " << translated << " of " << total << " kernels translated and validated");
+  CHECK(translated == total);
+  WARN(arch << " corpus: " << translated << " of " << total << " kernels translated and validated");
+  return total;
 }
 
-TEST_CASE("sm_75 corpus kernels that decode translate to valid SPIR-V", "[spirv][corpus]") {
-  size_t translated = 0, undecoded = 0, total = 0;
-  for (const auto& path : cubins("sm75")) {
-    const sass::sm86::Cubin cubin = sass::sm86::load_cubin(path);
-    for (const auto& kernel : cubin.kernels) {
-      ++total;
-      const Outcome outcome = translate(kernel, path, cubin.architecture);
-      INFO(path.filename().string() << ": " << kernel.name << ": " << outcome.error);
-      if (!outcome.translated && outcome.error.find("unknown instruction") != std::string::npos) {
-        ++undecoded; // a decoder gap (translator/sass/sm86), not the translator's
-        continue;
-      }
-      if (!outcome.translated && known_gaps.count(kernel.name)) continue;
-      CHECK(outcome.translated);
-      translated += outcome.translated;
-    }
-  }
-  CHECK(total >= 64);
-  WARN("sm_75 corpus: " << translated << " of " << total << " kernels translated; " << undecoded << " not decoded yet");
+} // namespace
+
+TEST_CASE("every sm_86 corpus kernel translates to SPIR-V that passes spirv-val", "[spirv][corpus]") {
+  require_all_translate("sm86");
+}
+
+TEST_CASE("every sm_75 corpus kernel translates to SPIR-V that passes spirv-val", "[spirv][corpus]") {
+  require_all_translate("sm75");
 }

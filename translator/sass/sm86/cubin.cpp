@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 
 #include "runtime/base/byte_reader.h"
@@ -19,7 +20,9 @@ constexpr uint8_t kAttrMaxThreads = 0x05, kAttrParamCbank = 0x0a, kAttrRequiredT
                   kAttrFrameSize = 0x11, kAttrKernelParamInfo = 0x17, kAttrCbankParamSize = 0x19,
                   kAttrExitOffsets = 0x1c, kAttrRegisterCount = 0x2f;
 
-constexpr uint32_t kSectionNoBits = 8;
+constexpr uint32_t kSectionSymbols = 2, kSectionNoBits = 8, kSectionRel = 9;
+constexpr uint32_t kRelocationCuda64 = 2;  // R_CUDA_64: a 64-bit absolute address (nvlink's R_CUDA_* order)
+constexpr uint32_t kMaxConstantBank = 17;
 
 struct Section {
   std::string name;
@@ -29,7 +32,14 @@ struct Section {
   uint64_t size = 0;
   uint32_t link = 0;
   uint32_t info = 0;
+  uint64_t alignment = 0;
   uint64_t header_offset = 0;
+};
+
+struct Symbol {
+  std::string name;
+  uint16_t section = 0;
+  uint64_t value = 0;
 };
 
 struct InfoRecord {
@@ -122,6 +132,99 @@ void apply_kernel_attribute(Kernel& kernel, InfoRecord& record, const std::strin
   kernel.other_attributes.push_back(std::move(other));
 }
 
+// ".nv.constantN" (module) or ".nv.constantN.<kernel>" (when `kernel` is given) -> N, for N in 1..17.
+std::optional<uint32_t> constant_bank_number(const std::string& name, const std::string& kernel) {
+  const std::string prefix = ".nv.constant";
+  if (!name.starts_with(prefix)) return std::nullopt;
+  const std::string rest = name.substr(prefix.size());
+  const size_t dot = rest.find('.');
+  const std::string number = rest.substr(0, dot);
+  if (number.empty() || number.size() > 2 || number.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  if ((dot == std::string::npos) != kernel.empty() || (dot != std::string::npos && rest.substr(dot + 1) != kernel)) return std::nullopt;
+  const uint32_t bank = static_cast<uint32_t>(std::stoul(number));
+  if (bank == 0 || bank > kMaxConstantBank) return std::nullopt;
+  return bank;
+}
+
+std::vector<Symbol> read_symbols(const ByteReader& file, const std::vector<Section>& sections) {
+  std::vector<Symbol> symbols;
+  for (const auto& section : sections) {
+    if (section.type != kSectionSymbols) continue;
+    if (section.link >= sections.size()) file.fail_at(section.header_offset, fmt::format("symbol table links to section {}, which does not exist", section.link));
+    const Section& strings = sections[section.link];
+    ByteReader names = file.sub_reader(strings.offset, strings.size);
+    ByteReader reader = file.sub_reader(section.offset, section.size);
+    while (reader.remaining() >= 24) {
+      const uint64_t entry = reader.absolute_offset();
+      Symbol symbol;
+      const uint32_t name = reader.u32();
+      reader.skip(2);  // info, other
+      symbol.section = reader.u16();
+      symbol.value = reader.u64();
+      reader.skip(8);  // size
+      if (name >= names.size()) file.fail_at(entry, fmt::format("symbol name offset 0x{:x} outside the string table", name));
+      names.seek(name);
+      symbol.name = std::string(names.c_string());
+      symbols.push_back(std::move(symbol));
+    }
+  }
+  return symbols;
+}
+
+// Module global memory: .nv.global.init's bytes, then .nv.global (zeroed) at its alignment. Returns each
+// section's offset inside it.
+std::map<size_t, uint64_t> lay_out_globals(const ByteReader& file, const std::vector<Section>& sections, Cubin& cubin) {
+  std::map<size_t, uint64_t> placement;
+  for (size_t i = 0; i < sections.size(); ++i) {
+    if (sections[i].name != ".nv.global.init") continue;
+    placement[i] = cubin.global_init.size();
+    const auto bytes = file.span_at(sections[i].offset, sections[i].size);
+    cubin.global_init.insert(cubin.global_init.end(), bytes.begin(), bytes.end());
+  }
+  cubin.global_size = cubin.global_init.size();
+  for (size_t i = 0; i < sections.size(); ++i) {
+    if (sections[i].name != ".nv.global") continue;
+    const uint64_t alignment = std::max<uint64_t>(sections[i].alignment, 1);
+    if (!is_power_of_two(alignment) || alignment > 4096) file.fail_at(sections[i].header_offset, fmt::format(".nv.global alignment {} is not a power of two up to 4096", alignment));
+    placement[i] = align_up(cubin.global_size, alignment);
+    cubin.global_size = placement[i] + sections[i].size;
+  }
+  return placement;
+}
+
+// The bank in section `index`, with the relocations of the ".rel" section that applies to it.
+ConstantBank read_constant_bank(const ByteReader& file, const std::vector<Section>& sections, size_t index, uint32_t bank_number,
+                                const std::vector<Symbol>& symbols, const std::map<size_t, uint64_t>& global_placement) {
+  const Section& section = sections[index];
+  ConstantBank bank;
+  bank.bank = bank_number;
+  const auto bytes = file.span_at(section.offset, section.size);
+  bank.bytes.assign(bytes.begin(), bytes.end());
+  for (const auto& rel : sections) {
+    if (rel.type != kSectionRel || rel.info != index) continue;
+    ByteReader reader = file.sub_reader(rel.offset, rel.size);
+    while (reader.remaining() >= 16) {
+      const uint64_t entry = reader.absolute_offset();
+      const uint64_t offset = reader.u64();
+      const uint64_t info = reader.u64();
+      const uint32_t type = static_cast<uint32_t>(info), symbol_index = static_cast<uint32_t>(info >> 32);
+      if (type != kRelocationCuda64) file.fail_at(entry, fmt::format("{}: relocation type {} (kiln applies R_CUDA_64 = 2 to constant banks)", rel.name, type));
+      if (offset > bank.bytes.size() || bank.bytes.size() - offset < 8) file.fail_at(entry, fmt::format("{}: relocation at 0x{:x} outside the {}-byte bank", rel.name, offset, bank.bytes.size()));
+      if (symbol_index >= symbols.size()) file.fail_at(entry, fmt::format("{}: relocation against symbol {}, the table has {}", rel.name, symbol_index, symbols.size()));
+      const Symbol& symbol = symbols[symbol_index];
+      const auto placed = global_placement.find(symbol.section);
+      if (placed == global_placement.end()) {
+        file.fail_at(entry, fmt::format("{}: relocation against {} in section {}, which is not module global memory (.nv.global.init/.nv.global)",
+                                        rel.name, symbol.name, symbol.section));
+      }
+      ConstantRelocation relocation{static_cast<uint32_t>(offset), symbol.name, placed->second + symbol.value, 0};
+      std::memcpy(&relocation.addend, bank.bytes.data() + offset, 8);
+      bank.relocations.push_back(std::move(relocation));
+    }
+  }
+  return bank;
+}
+
 } // namespace
 
 const Kernel* Cubin::find_kernel(std::string_view name) const {
@@ -169,6 +272,7 @@ Cubin parse_cubin(std::span<const uint8_t> bytes, const std::string& file) {
     section.size = header.u64();
     section.link = header.u32();
     section.info = header.u32();
+    section.alignment = header.u64();
     if (section.type != kSectionNoBits && section.type != 0 &&
         (section.offset > bytes.size() || section.size > bytes.size() - section.offset)) {
       reader.fail_at(section.header_offset, fmt::format("section {} (offset 0x{:x}, size 0x{:x}) runs past the end of the file ({} bytes)",
@@ -196,6 +300,15 @@ Cubin parse_cubin(std::span<const uint8_t> bytes, const std::string& file) {
     }
   }
 
+  const std::vector<Symbol> symbols = read_symbols(reader, sections);
+  const std::map<size_t, uint64_t> global_placement = lay_out_globals(reader, sections, cubin);
+  std::vector<ConstantBank> module_banks;
+  for (size_t index = 0; index < sections.size(); ++index) {
+    if (auto bank = constant_bank_number(sections[index].name, "")) {
+      module_banks.push_back(read_constant_bank(reader, sections, index, *bank, symbols, global_placement));
+    }
+  }
+
   const std::string text_prefix = ".text.";
   for (size_t index = 0; index < sections.size(); ++index) {
     const Section& text = sections[index];
@@ -213,8 +326,13 @@ Cubin parse_cubin(std::span<const uint8_t> bytes, const std::string& file) {
     if (auto it = register_counts.find(symbol); it != register_counts.end()) kernel.register_count = it->second;
     if (auto it = frame_sizes.find(symbol); it != frame_sizes.end()) kernel.local_memory_size = it->second;
 
-    for (const auto& section : sections) {
+    kernel.constant_banks = module_banks;
+    for (size_t other = 0; other < sections.size(); ++other) {
+      const Section& section = sections[other];
       if (section.info != index) continue;
+      if (auto bank = constant_bank_number(section.name, kernel.name)) {
+        kernel.constant_banks.push_back(read_constant_bank(reader, sections, other, *bank, symbols, global_placement));
+      }
       if (section.name == ".nv.info." + kernel.name) {
         for (auto& record : read_info_records(reader, section)) apply_kernel_attribute(kernel, record, section.name);
       } else if (section.name == ".nv.constant0." + kernel.name) {
@@ -222,6 +340,13 @@ Cubin parse_cubin(std::span<const uint8_t> bytes, const std::string& file) {
         kernel.constant0.assign(constants.begin(), constants.end());
       } else if (section.name == ".nv.shared." + kernel.name) {
         kernel.shared_memory_size = static_cast<uint32_t>(section.size);
+      }
+    }
+    std::sort(kernel.constant_banks.begin(), kernel.constant_banks.end(),
+              [](const ConstantBank& a, const ConstantBank& b) { return a.bank < b.bank; });
+    for (size_t i = 1; i < kernel.constant_banks.size(); ++i) {
+      if (kernel.constant_banks[i].bank == kernel.constant_banks[i - 1].bank) {
+        reader.fail_at(text.offset, fmt::format("kernel {}: constant bank {} defined twice", kernel.name, kernel.constant_banks[i].bank));
       }
     }
     std::sort(kernel.parameters.begin(), kernel.parameters.end(),

@@ -20,6 +20,23 @@ struct KernelParameter {
   uint32_t size = 0;     ///< bytes
 };
 
+/// A 64-bit address the loader writes into a constant bank: the module global `symbol` (at `symbol_offset` of
+/// the module's global memory, see Cubin::global_init) plus `addend` (ELF REL: the bytes already at `offset`).
+struct ConstantRelocation {
+  uint32_t offset = 0;           ///< byte offset inside the bank
+  std::string symbol;
+  uint64_t symbol_offset = 0;    ///< offset of the symbol inside the module's global memory
+  uint64_t addend = 0;
+};
+
+/// A constant bank other than 0: module constants (.nv.constant4: addresses of module globals, tables) or the
+/// kernel's own compiler constants (.nv.constant2.K: literals ptxas could not encode as immediates).
+struct ConstantBank {
+  uint32_t bank = 0;
+  std::vector<uint8_t> bytes;    ///< before relocation
+  std::vector<ConstantRelocation> relocations;
+};
+
 /// A .nv.info attribute kiln does not interpret, kept so tools can show it.
 struct InfoAttribute {
   uint8_t format = 0;    ///< EIFMT_*: 1 none, 2 byte, 3 half word, 4 sized blob
@@ -41,6 +58,7 @@ struct Kernel {
   std::optional<std::array<uint32_t, 3>> required_block_size;  ///< EIATTR_REQNTID (__launch_bounds__ / reqntid)
   uint32_t max_threads = 0;          ///< EIATTR_MAX_THREADS, 0 when absent
   std::vector<uint8_t> constant0;    ///< .nv.constant0.<name>: driver constants + parameters, as the kernel sees them
+  std::vector<ConstantBank> constant_banks;  ///< banks 1-17 it can read (module banks, then its own), by bank number
   std::vector<InfoAttribute> other_attributes;  ///< attributes not interpreted above
 
   DecodeLocation location(const std::string& file) const { return {file, name, code_file_offset}; }
@@ -51,6 +69,10 @@ struct Cubin {
   Architecture architecture = Architecture::sm86;
   uint32_t sm_version = 0;           ///< from the ELF flags: 75, 86, ...
   std::vector<Kernel> kernels;       ///< in section order
+  /// The module's global memory (what a loader allocates once per module): .nv.global.init's bytes followed by
+  /// .nv.global's zeroed bytes. Constant-bank relocations point into it.
+  std::vector<uint8_t> global_init;
+  uint64_t global_size = 0;          ///< bytes in all (>= global_init.size())
 
   const Kernel* find_kernel(std::string_view name) const;
 };

@@ -16,11 +16,10 @@ using ir::Op;
 using ir::Type;
 
 Lowerer::Lowerer(const Kernel& kernel, std::span<const Instruction> code, const std::string& file)
-    : kernel_(kernel), code_(code), file_(file), b_(function_) {
+    : kernel_(kernel), constant_layout_(constant_buffer_layout(kernel)), code_(code), file_(file), b_(function_) {
   function_.kernel.name = kernel.name;
   function_.kernel.shared_bytes = kernel.shared_memory_size;
-  function_.kernel.const_bank_bytes =
-      std::max<uint32_t>(static_cast<uint32_t>(kernel.constant0.size()), kernel.parameter_base + kernel.parameter_size);
+  function_.kernel.const_bank_bytes = constant_layout_.size;
 }
 
 void Lowerer::unsupported(const Instruction& instruction, const std::string& what) const {
@@ -109,7 +108,11 @@ ir::ValueId Lowerer::guard_condition(const Instruction& instruction) {
 }
 
 ir::ValueId Lowerer::constant_address(const Operand& source, uint32_t extra_offset) {
-  ValueId address = u32(static_cast<uint32_t>(source.value) + extra_offset);
+  // Banks other than 0 are packed behind it in one uniform buffer (constant_buffer.h).
+  if (source.uniform_bank) throw Error("constant banks selected by a uniform register are not translated");
+  const std::optional<uint32_t> bank_offset = constant_layout_.offset_of(static_cast<uint32_t>(source.index));
+  if (!bank_offset) throw Error(fmt::format("constant bank {} is not defined by the cubin", source.index));
+  ValueId address = u32(*bank_offset + static_cast<uint32_t>(source.value) + extra_offset);
   if (source.base != kRZ) address = b_.op(Op::IAdd, address, read_gpr(source.base));
   return address;
 }
@@ -120,9 +123,6 @@ ir::ValueId Lowerer::source_bits(const Operand& source) {
   case OperandKind::uniform_gpr: return read_uniform(static_cast<uint8_t>(source.index));
   case OperandKind::immediate: return u32(static_cast<uint32_t>(source.value));
   case OperandKind::constant_buffer:
-    if (source.uniform_bank || source.index != 0) {
-      throw Error(fmt::format("constant bank {} is not bank 0 (only the kernel's own bank 0 is translated)", source.index));
-    }
     return b_.load(Op::LoadConst, ir::MemoryWidth::B32, constant_address(source, 0));
   default: throw Error(fmt::format("operand kind {} is not a 32-bit source", static_cast<int>(source.kind)));
   }
@@ -141,7 +141,6 @@ ir::ValueId Lowerer::source_u64(const Operand& source) {
     if (source.immediate_type == ImmediateType::float64_high) return b_.u64(static_cast<uint64_t>(source.value) << 32);
     return b_.u64(static_cast<uint64_t>(source.value));
   case OperandKind::constant_buffer:
-    if (source.uniform_bank || source.index != 0) throw Error("only constant bank 0 is translated");
     return b_.load(Op::LoadConst, ir::MemoryWidth::B64, constant_address(source, 0));
   default: throw Error("operand is not a 64-bit source");
   }

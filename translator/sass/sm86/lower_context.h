@@ -7,6 +7,7 @@
 
 #include "translator/ir/builder.h"
 #include "translator/ir/structurize.h"
+#include "translator/sass/sm86/constant_buffer.h"
 #include "translator/sass/sm86/lower.h"
 
 namespace kiln::sass::sm86 {
@@ -94,6 +95,7 @@ private:
   ValueId shared_address(const Operand& memory);
 
   const Kernel& kernel_;
+  ConstantBufferLayout constant_layout_;
   std::span<const Instruction> code_;
   const std::string& file_;
   ir::Function function_;

@@ -222,9 +222,9 @@ bool Lowerer::lower_integer(const Instruction& instruction) {
   case Opcode::UMOV: write_register(operand(instruction, 0), source_u32(operand(instruction, 1))); return true;
   case Opcode::SEL:
   case Opcode::USEL:
-  case Opcode::FSEL:
-    write_register(operand(instruction, 0), b_.select(read_predicate(operand(instruction, 3)), source_u32(operand(instruction, 1)),
-                                                      source_u32(operand(instruction, 2))));
+  case Opcode::FSEL: // the sources' negate/absolute modifiers apply (sinf's polynomial selects -c with FSEL)
+    write_register(operand(instruction, 0), b_.select(read_predicate(operand(instruction, 3)), to_bits(source_f32(operand(instruction, 1))),
+                                                      to_bits(source_f32(operand(instruction, 2)))));
     return true;
   case Opcode::IMNMX: {
     const bool is_signed = is_signed_compare_type(instruction);

@@ -262,7 +262,6 @@ bool Lowerer::lower_memory(const Instruction& instruction) {
   case Opcode::ULDC: {
     const Access access = access_of(instruction);
     const Operand& source = operand(instruction, 1);
-    if (source.uniform_bank || source.index != 0) throw Error("only constant bank 0 is translated");
     const ValueId address = constant_address(source, 0);
     if (access.width == MemoryWidth::B64 && access.words == 2) write_pair(operand(instruction, 0), b_.load(Op::LoadConst, MemoryWidth::B64, address));
     else if (access.words == 1) write_register(operand(instruction, 0), b_.load(Op::LoadConst, access.width, address));

@@ -17,6 +17,7 @@ for arch in 86 75; do
   mkdir -p "$out"
   for source in "$here"/*.cu; do
     stem=$(basename "$source" .cu)
+    [ "$stem" = run_on_nvidia ] && continue # the host program of run_on_nvidia.sh, not a corpus file
     "$nvcc" -cubin -O3 -arch=sm_$arch -o "$out/$stem.cubin" "$source"
     if [ -x "$nvdisasm" ]; then
       "$nvdisasm" -hex "$out/$stem.cubin" > "$out/$stem.sass"

@@ -9,39 +9,11 @@
 #include "tests/translator/run/corpus_case.h"
 
 namespace kiln::test {
+
+using namespace float_inputs; // n, block sizes and helpers the inputs were made with
 namespace {
 
 __extension__ typedef _Float16 half; // GCC's IEEE binary16, rounding to nearest even: an independent reference
-
-constexpr int n = 1000;
-
-Launch one_dimensional(std::vector<Argument> arguments) {
-  Launch launch;
-  launch.grid[0] = div_ceil_u32(n, launch.block[0]);
-  launch.arguments = std::move(arguments);
-  return launch;
-}
-
-// Normal floats over many binades, with sign; a few edge values.
-std::vector<float> floats(std::mt19937_64& random, bool with_edges = true) {
-  return generate<float>(n, [&] {
-    if (with_edges && random() % 16 == 0) {
-      const float edges[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 2.5f, -2.5f, 0.25f, 3e9f, -3e9f, 1e30f, -1e-30f};
-      return edges[random() % std::size(edges)];
-    }
-    const float sign = (random() & 1) ? -1.0f : 1.0f;
-    return sign * std::ldexp(random_float(random, 1.0f, 2.0f), random_int(random, -20, 20));
-  });
-}
-std::vector<float> uniform_floats(std::mt19937_64& random, float low, float high) {
-  return generate<float>(n, [&] { return random_float(random, low, high); });
-}
-std::vector<double> doubles(std::mt19937_64& random) {
-  return generate<double>(n, [&] {
-    const double sign = (random() & 1) ? -1.0 : 1.0;
-    return sign * std::ldexp(std::uniform_real_distribution<double>(1.0, 2.0)(random), random_int(random, -30, 70));
-  });
-}
 
 // NVIDIA FMNMX semantics (translator/ir/reference.cpp documents them; written again here from the PTX ISA:
 // a NaN operand yields the other, -0 < +0).
@@ -88,12 +60,11 @@ uint32_t to_uint_saturated(float value) {
   std::fesetround(FE_TONEAREST);
   return result;
 }
-
 } // namespace
 
 void add_float_cases(std::vector<CorpusCase>& cases) {
+
   cases.push_back({"float_arithmetic", "float_add_mul_fma",
-                   [](auto& r) { return one_dimensional({input(floats(r)), input(floats(r)), input(floats(r)), output<float>(n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const float a = l.arguments[0].as<float>()[i], b = l.arguments[1].as<float>()[i], c = l.arguments[2].as<float>()[i];
@@ -101,7 +72,6 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"float_arithmetic", "float_rounding_modes",
-                   [](auto& r) { return one_dimensional({input(floats(r, false)), input(floats(r, false)), output<float>(4 * n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const float a = l.arguments[0].as<float>()[i], b = l.arguments[1].as<float>()[i];
@@ -114,7 +84,6 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"float_arithmetic", "float_divide_sqrt",
-                   [](auto& r) { return one_dimensional({input(floats(r)), input(floats(r)), output<float>(2 * n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const float a = l.arguments[0].as<float>()[i], b = l.arguments[1].as<float>()[i];
@@ -123,11 +92,6 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"float_arithmetic", "float_min_max_compare",
-                   [](auto& r) {
-                     auto b = floats(r);
-                     for (int i = 0; i < n; i += 13) b[i] = NAN;
-                     return one_dimensional({input(floats(r)), input(b), output<float>(n), scalar(n)});
-                   },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const float x = l.arguments[0].as<float>()[i], y = l.arguments[1].as<float>()[i];
@@ -136,12 +100,6 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"float_arithmetic", "float_to_int_conversions",
-                   [](auto& r) {
-                     auto a = generate<float>(n, [&] { return random_float(r, -1e6f, 1e6f); });
-                     for (int i = 0; i < n; i += 17) a[i] = (i & 32) ? 5e9f : -5e9f;
-                     for (int i = 5; i < n; i += 31) a[i] = static_cast<float>(random_int(r, -50, 50)) + 0.5f; // ties
-                     return one_dimensional({input(a), output<int32_t>(n), output<uint32_t>(n), output<float>(2 * n), scalar(n)});
-                   },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const float x = l.arguments[0].as<float>()[i];
@@ -154,10 +112,6 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"float_arithmetic", "float_polynomial",
-                   [](auto& r) {
-                     return one_dimensional({input(uniform_floats(r, -4.0f, 4.0f)), output<float>(n), scalar(n), scalar(random_float(r, -2, 2)),
-                                             scalar(random_float(r, -2, 2)), scalar(random_float(r, -2, 2)), scalar(random_float(r, -2, 2))});
-                   },
                    [](Launch& l) {
                      const float c0 = scalar_value<float>(l.arguments[3]), c1 = scalar_value<float>(l.arguments[4]);
                      const float c2 = scalar_value<float>(l.arguments[5]), c3 = scalar_value<float>(l.arguments[6]);
@@ -167,7 +121,6 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"float_arithmetic", "float_saxpy",
-                   [](auto& r) { return one_dimensional({scalar(random_float(r, -3, 3)), input(floats(r)), in_out(floats(r)), scalar(n)}); },
                    [](Launch& l) {
                      const float alpha = scalar_value<float>(l.arguments[0]);
                      for (int i = 0; i < n; ++i) l.arguments[2].as<float>()[i] = std::fma(l.arguments[1].as<float>()[i], alpha, l.arguments[2].as<float>()[i]);
@@ -177,7 +130,6 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
   // (sin/cos: 2^-11 absolute on [-pi, pi]; exp2: 3 + 2|x| ulps; log2: 3 ulps, 2^-21 absolute near 1;
   // inverse sqrt: 2 ulps; division: 2.5 ulps) added to CUDA's documented bound for the intrinsic.
   cases.push_back({"transcendental", "transcendental_fast",
-                   [](auto& r) { return one_dimensional({input(uniform_floats(r, -3.14159f, 3.14159f)), output<float>(6 * n, {Comparison::Kind::Float32, 8, 0x1p-11}), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const double x = l.arguments[0].as<float>()[i];
@@ -191,7 +143,6 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"transcendental", "transcendental_exp2_log2",
-                   [](auto& r) { return one_dimensional({input(uniform_floats(r, -10.0f, 10.0f)), output<float>(2 * n, {Comparison::Kind::Float32, 26, 0x1p-21}), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const float a = l.arguments[0].as<float>()[i];
@@ -201,15 +152,6 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
                    }});
 
   cases.push_back({"transcendental", "transcendental_accurate",
-                   [](auto& r) {
-                     // One in four beyond 105615, where sinf's range reduction (Payne-Hanek) reads its 2/pi table
-                     // through constant bank 4.
-                     auto a = generate<float>(n, [&] {
-                       if (r() % 4 != 0) return random_float(r, -10.0f, 10.0f);
-                       return ((r() & 1) ? -1.0f : 1.0f) * std::ldexp(random_float(r, 1.0f, 2.0f), random_int(r, 17, 120));
-                     });
-                     return one_dimensional({input(a), output<float>(3 * n, {Comparison::Kind::Float32, 4, 0}), scalar(n)});
-                   },
                    [](Launch& l) {
                      // CUDA's documented maximum errors: sinf, expf, tanhf 2 ulps each (CUDA C Programming Guide,
                      // mathematical functions) against correctly rounded results; expf goes through MUFU.EX2, which
@@ -224,14 +166,6 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
                    }});
 
   cases.push_back({"half_double", "half_convert",
-                   [](auto& r) {
-                     auto a = generate<float>(n, [&] {
-                       const float sign = (r() & 1) ? -1.0f : 1.0f;
-                       return sign * std::ldexp(random_float(r, 1.0f, 2.0f), random_int(r, -27, 17)); // subnormal halves to overflow
-                     });
-                     for (int i = 0; i < n; i += 23) a[i] = static_cast<float>(random_int(r, 0, 2047)) + 0.5f; // ties
-                     return one_dimensional({input(a), output<uint16_t>(n), output<float>(n), scalar(n)});
-                   },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const half h = static_cast<half>(l.arguments[0].as<float>()[i]);
@@ -240,20 +174,6 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"half_double", "half2_arithmetic",
-                   [](auto& r) {
-                     const auto halves = [&] {
-                       return generate<uint32_t>(n, [&] {
-                         const auto lane = [&] {
-                           const half h = static_cast<half>(random_float(r, -300.0f, 300.0f));
-                           uint16_t bits;
-                           std::memcpy(&bits, &h, 2);
-                           return uint32_t{bits};
-                         };
-                         return lane() | (lane() << 16);
-                       });
-                     };
-                     return one_dimensional({input(halves()), input(halves()), output<uint32_t>(n), scalar(n)});
-                   },
                    [](Launch& l) {
                      const auto lane = [](uint32_t bits, int index) {
                        const auto value = static_cast<uint16_t>(bits >> (16 * index));
@@ -276,7 +196,6 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"half_double", "double_arithmetic",
-                   [](auto& r) { return one_dimensional({input(doubles(r)), input(doubles(r)), output<double>(2 * n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const double x = l.arguments[0].as<double>()[i], y = l.arguments[1].as<double>()[i];
@@ -285,15 +204,6 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"half_double", "double_divide_sqrt",
-                   [](auto& r) {
-                     auto a = doubles(r), b = doubles(r);
-                     // Extreme exponents send some divisions and square roots down the slow paths. Results stay out
-                     // of the subnormal range, where the emulated DFMA can be an ulp off (docs/translator.md).
-                     const double dividends[] = {1e300, -1.7e308, 0.0, -0.0, 3.0};
-                     const double divisors[] = {-1e-300, 2.2e-308, 0.0, -0.0, 3.0};
-                     for (int i = 0; i < n; i += 11) a[i] = dividends[r() % std::size(dividends)], b[i + 5] = divisors[r() % std::size(divisors)];
-                     return one_dimensional({input(a), input(b), output<double>(2 * n), scalar(n)});
-                   },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const double a = l.arguments[0].as<double>()[i], b = l.arguments[1].as<double>()[i];
@@ -302,11 +212,6 @@ void add_float_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"half_double", "double_convert",
-                   [](auto& r) {
-                     auto a = doubles(r);
-                     for (int i = 0; i < n; i += 19) a[i] = (i & 1) ? 1e25 : -1e25; // saturating conversions
-                     return one_dimensional({input(a), output<float>(n), output<int64_t>(n), output<double>(n), scalar(n)});
-                   },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const double a = l.arguments[0].as<double>()[i];

@@ -1,42 +1,25 @@
 // References for integer_arithmetic.cu, integer_64bit.cu and bit_manipulation.cu (same arithmetic in C++,
 // with wrap-around done in unsigned types where C++ would overflow).
 #include <bit>
+#include <stdexcept>
 
 #include "tests/translator/run/corpus_case.h"
 
 namespace kiln::test {
+
+using namespace integer_inputs; // n, block sizes and helpers the inputs were made with
 namespace {
-
-constexpr int n = 1000; // not a multiple of the block size: the last block has idle threads
-
-Launch one_dimensional(std::vector<Argument> arguments) {
-  Launch launch;
-  launch.grid[0] = div_ceil_u32(n, launch.block[0]);
-  launch.arguments = std::move(arguments);
-  return launch;
-}
-
-std::vector<int32_t> ints(std::mt19937_64& random) {
-  return generate<int32_t>(n, [&] { return random() % 4 == 0 ? random_int(random, -100, 100) : static_cast<int32_t>(random()); });
-}
-std::vector<uint32_t> uints(std::mt19937_64& random) {
-  return generate<uint32_t>(n, [&] { return random() % 4 == 0 ? static_cast<uint32_t>(random() % 1000) : static_cast<uint32_t>(random()); });
-}
-std::vector<uint64_t> ulongs(std::mt19937_64& random) {
-  return generate<uint64_t>(n, [&] { return random() % 4 == 0 ? random() % 100000 : random() >> (random() % 64); });
-}
 int32_t wrap(int64_t value) { return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(value))); }
 
 template <typename T>
 T read(Argument& argument, size_t index) {
   return argument.as<T>()[index];
 }
-
 } // namespace
 
 void add_integer_cases(std::vector<CorpusCase>& cases) {
+
   cases.push_back({"integer_arithmetic", "int_add_sub_mul",
-                   [](auto& r) { return one_dimensional({input(ints(r)), input(ints(r)), output<int32_t>(n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const uint32_t x = static_cast<uint32_t>(read<int32_t>(l.arguments[0], i)), y = static_cast<uint32_t>(read<int32_t>(l.arguments[1], i));
@@ -44,7 +27,6 @@ void add_integer_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"integer_arithmetic", "int_mul_high",
-                   [](auto& r) { return one_dimensional({input(uints(r)), input(uints(r)), output<uint32_t>(2 * n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const uint64_t x = read<uint32_t>(l.arguments[0], i), y = read<uint32_t>(l.arguments[1], i);
@@ -54,11 +36,6 @@ void add_integer_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"integer_arithmetic", "int_divide_signed",
-                   [](auto& r) {
-                     auto a = ints(r);
-                     for (auto& v : a) v = v == INT32_MIN ? 0 : v; // INT_MIN / -1 overflows in C++
-                     return one_dimensional({input(a), input(ints(r)), output<int32_t>(2 * n), scalar(n)});
-                   },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const int32_t a = read<int32_t>(l.arguments[0], i), b = read<int32_t>(l.arguments[1], i);
@@ -68,7 +45,6 @@ void add_integer_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"integer_arithmetic", "int_divide_unsigned",
-                   [](auto& r) { return one_dimensional({input(uints(r)), input(uints(r)), output<uint32_t>(2 * n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const uint32_t a = read<uint32_t>(l.arguments[0], i), b = read<uint32_t>(l.arguments[1], i);
@@ -78,7 +54,6 @@ void add_integer_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"integer_arithmetic", "int_divide_by_constant",
-                   [](auto& r) { return one_dimensional({input(ints(r)), output<int32_t>(3 * n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const int32_t a = read<int32_t>(l.arguments[0], i);
@@ -88,7 +63,6 @@ void add_integer_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"integer_arithmetic", "int_min_max_abs",
-                   [](auto& r) { return one_dimensional({input(ints(r)), input(ints(r)), output<int32_t>(4 * n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const int32_t x = read<int32_t>(l.arguments[0], i), y = read<int32_t>(l.arguments[1], i);
@@ -101,10 +75,6 @@ void add_integer_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"integer_arithmetic", "int_saturating_clamp",
-                   [](auto& r) {
-                     const int32_t lo = random_int(r, -100000, 0), hi = random_int(r, 1, 100000);
-                     return one_dimensional({input(ints(r)), scalar(lo), scalar(hi), output<int32_t>(n), scalar(n)});
-                   },
                    [](Launch& l) {
                      const int32_t lo = scalar_value<int32_t>(l.arguments[1]), hi = scalar_value<int32_t>(l.arguments[2]);
                      for (int i = 0; i < n; ++i) {
@@ -114,7 +84,6 @@ void add_integer_cases(std::vector<CorpusCase>& cases) {
                    }});
 
   cases.push_back({"integer_64bit", "int64_add_mul",
-                   [](auto& r) { return one_dimensional({input(ulongs(r)), input(ulongs(r)), output<uint64_t>(n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const uint64_t a = read<uint64_t>(l.arguments[0], i), b = read<uint64_t>(l.arguments[1], i);
@@ -122,7 +91,6 @@ void add_integer_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"integer_64bit", "int64_shifts",
-                   [](auto& r) { return one_dimensional({input(ulongs(r)), input(ints(r)), output<uint64_t>(3 * n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const uint64_t a = read<uint64_t>(l.arguments[0], i);
@@ -134,11 +102,6 @@ void add_integer_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"integer_64bit", "int64_compare_select",
-                   [](auto& r) {
-                     auto a = ulongs(r), b = ulongs(r);
-                     for (int i = 0; i < n; i += 7) b[i] = a[i]; // equal pairs
-                     return one_dimensional({input(a), input(b), output<uint64_t>(n), scalar(n)});
-                   },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const uint64_t ux = read<uint64_t>(l.arguments[0], i), uy = read<uint64_t>(l.arguments[1], i);
@@ -147,7 +110,6 @@ void add_integer_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"integer_64bit", "int64_divide",
-                   [](auto& r) { return one_dimensional({input(ulongs(r)), input(ulongs(r)), output<uint64_t>(2 * n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const uint64_t a = read<uint64_t>(l.arguments[0], i), b = read<uint64_t>(l.arguments[1], i);
@@ -157,7 +119,6 @@ void add_integer_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"integer_64bit", "int64_wide_multiply",
-                   [](auto& r) { return one_dimensional({input(uints(r)), input(uints(r)), output<uint64_t>(n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const uint64_t a = read<uint32_t>(l.arguments[0], i), b = read<uint32_t>(l.arguments[1], i);
@@ -166,7 +127,6 @@ void add_integer_cases(std::vector<CorpusCase>& cases) {
                    }});
 
   cases.push_back({"bit_manipulation", "bits_logic",
-                   [](auto& r) { return one_dimensional({input(uints(r)), input(uints(r)), input(uints(r)), output<uint32_t>(2 * n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const uint32_t x = read<uint32_t>(l.arguments[0], i), y = read<uint32_t>(l.arguments[1], i), z = read<uint32_t>(l.arguments[2], i);
@@ -175,7 +135,6 @@ void add_integer_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"bit_manipulation", "bits_count",
-                   [](auto& r) { return one_dimensional({input(uints(r)), output<uint32_t>(4 * n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const uint32_t x = read<uint32_t>(l.arguments[0], i);
@@ -191,10 +150,6 @@ void add_integer_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"bit_manipulation", "bits_funnel_rotate",
-                   [](auto& r) {
-                     return one_dimensional({input(uints(r)), input(uints(r)), input(generate<int32_t>(n, [&] { return random_int(r, 0, 70); })),
-                                             output<uint32_t>(3 * n), scalar(n)});
-                   },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const uint32_t a = read<uint32_t>(l.arguments[0], i), b = read<uint32_t>(l.arguments[1], i);
@@ -207,7 +162,6 @@ void add_integer_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"bit_manipulation", "bits_byte_permute",
-                   [](auto& r) { return one_dimensional({input(uints(r)), input(uints(r)), input(uints(r)), output<uint32_t>(2 * n), scalar(n)}); },
                    [](Launch& l) {
                      // __byte_perm (CUDA Math API): bytes 0-3 from x, 4-7 from y, each result byte chosen by the low
                      // three bits of its selector nibble (ptxas masks the selector with 0x7777 before PRMT).
@@ -228,7 +182,6 @@ void add_integer_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"bit_manipulation", "bits_field_extract_insert",
-                   [](auto& r) { return one_dimensional({input(uints(r)), input(uints(r)), input(ints(r)), output<uint32_t>(2 * n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const uint32_t a = read<uint32_t>(l.arguments[0], i), b = read<uint32_t>(l.arguments[1], i);
@@ -247,6 +200,14 @@ std::vector<CorpusCase> corpus_cases() {
   add_float_cases(cases);
   add_memory_cases(cases);
   add_parallel_cases(cases);
+  const std::vector<CorpusInput> inputs = corpus_inputs();
+  for (CorpusCase& corpus_case : cases) {
+    for (const CorpusInput& input : inputs) {
+      if (input.kernel == corpus_case.kernel && input.file == corpus_case.file) corpus_case.make = input.make;
+    }
+    if (!corpus_case.make) throw std::runtime_error("corpus case " + corpus_case.kernel + " has no inputs in corpus_inputs.h");
+  }
+  if (inputs.size() != cases.size()) throw std::runtime_error("corpus_inputs.h lists kernels without a reference");
   return cases;
 }
 

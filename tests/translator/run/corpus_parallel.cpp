@@ -6,24 +6,14 @@
 #include "tests/translator/run/corpus_case.h"
 
 namespace kiln::test {
-namespace {
 
-constexpr int block_size = 256;
-
-Launch launch_1d(int threads, std::vector<Argument> arguments) {
-  Launch launch;
-  launch.grid[0] = div_ceil_u32(threads, block_size);
-  launch.arguments = std::move(arguments);
-  return launch;
-}
-
-} // namespace
+using namespace parallel_inputs; // n, block sizes and helpers the inputs were made with
 
 void add_parallel_cases(std::vector<CorpusCase>& cases) {
+
   // Warps: n a multiple of 32 but not of the block size, so a block has whole warps with no work.
   constexpr int warp_n = 960;
   cases.push_back({"warp_operations", "warp_shuffle_reduce",
-                   [](auto& r) { return launch_1d(warp_n, {input(generate<int32_t>(warp_n, [&] { return random_int(r, -1000000, 1000000); })), output<int32_t>(warp_n / 32), scalar(warp_n)}); },
                    [](Launch& l) {
                      for (int warp = 0; warp < warp_n / 32; ++warp) {
                        uint32_t sum = 0;
@@ -32,7 +22,6 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"warp_operations", "warp_shuffle_scan",
-                   [](auto& r) { return launch_1d(warp_n, {input(generate<float>(warp_n, [&] { return random_float(r, -10, 10); })), output<float>(warp_n), scalar(warp_n)}); },
                    [](Launch& l) {
                      for (int warp = 0; warp < warp_n / 32; ++warp) {
                        float v[32];
@@ -46,10 +35,6 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"warp_operations", "warp_shuffle_broadcast_rotate",
-                   [](auto& r) {
-                     return launch_1d(warp_n, {input(generate<int32_t>(warp_n, [&] { return random_int(r, -100000, 100000); })), output<int32_t>(warp_n),
-                                               scalar(warp_n), scalar(random_int(r, 0, 100))});
-                   },
                    [](Launch& l) {
                      const int source = scalar_value<int32_t>(l.arguments[3]) & 31;
                      auto in = l.arguments[0].as<int32_t>();
@@ -60,10 +45,6 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"warp_operations", "warp_vote",
-                   [](auto& r) {
-                     return launch_1d(warp_n, {input(generate<int32_t>(warp_n, [&] { return (r() % 8 == 0) ? 7 : random_int(r, (r() % 2) ? -3 : 0, 9); })),
-                                               output<uint32_t>(warp_n), scalar(warp_n)});
-                   },
                    [](Launch& l) {
                      auto in = l.arguments[0].as<int32_t>();
                      for (int warp = 0; warp < warp_n / 32; ++warp) {
@@ -81,7 +62,6 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"warp_operations", "warp_lane_info",
-                   [](auto&) { return launch_1d(warp_n, {output<uint32_t>(warp_n), scalar(warp_n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < warp_n; ++i) {
                        l.arguments[0].as<uint32_t>()[i] = (i & 31) | ((i % block_size) << 8) | ((i / block_size) << 20);
@@ -90,7 +70,6 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
 
   constexpr int n = 1000;
   cases.push_back({"shared_memory", "shared_reduce_sum",
-                   [](auto& r) { return launch_1d(n, {input(generate<float>(n, [&] { return random_float(r, -100, 100); })), output<float>(div_ceil_u32(n, block_size)), scalar(n)}); },
                    [](Launch& l) {
                      for (int block = 0; block * block_size < n; ++block) {
                        float partial[block_size];
@@ -102,7 +81,6 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"shared_memory", "shared_prefix_sum",
-                   [](auto& r) { return launch_1d(n, {input(generate<int32_t>(n, [&] { return random_int(r, -1000, 1000); })), output<int32_t>(n), scalar(n)}); },
                    [](Launch& l) {
                      for (int block = 0; block * block_size < n; ++block) {
                        int32_t sum = 0;
@@ -113,14 +91,6 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"shared_memory", "shared_transpose_tile",
-                   [](auto& r) {
-                     constexpr int width = 40, height = 24;
-                     Launch launch;
-                     launch.block = {16, 16, 1};
-                     launch.grid = {div_ceil_u32(width, 16), div_ceil_u32(height, 16), 1};
-                     launch.arguments = {input(generate<float>(width * height, [&] { return random_float(r, -1, 1); })), output<float>(width * height), scalar(width), scalar(height)};
-                     return launch;
-                   },
                    [](Launch& l) {
                      const int width = scalar_value<int32_t>(l.arguments[2]), height = scalar_value<int32_t>(l.arguments[3]);
                      for (int y = 0; y < height; ++y) {
@@ -128,17 +98,10 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"shared_memory", "shared_histogram",
-                   [](auto& r) {
-                     // Two blocks of 256 (the kernel's bins are per thread) striding over n bytes.
-                     Launch launch = launch_1d(2 * block_size, {input(generate<uint8_t>(n, [&] { return static_cast<uint8_t>(r() % 4 == 0 ? 7 : r()); })),
-                                                                in_out(std::vector<uint32_t>(256, 0)), scalar(n)});
-                     return launch;
-                   },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) l.arguments[1].as<uint32_t>()[l.arguments[0].as<uint8_t>()[i]] += 1;
                    }});
   cases.push_back({"shared_memory", "shared_reverse_block",
-                   [](auto& r) { return launch_1d(n, {input(generate<int32_t>(n, [&] { return static_cast<int32_t>(r()); })), output<int32_t>(n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const int block = i / block_size, t = i % block_size;
@@ -148,10 +111,6 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                    }});
 
   cases.push_back({"atomics", "atomic_add_int",
-                   [](auto& r) {
-                     return launch_1d(n, {input(generate<int32_t>(n, [&] { return random_int(r, -1000, 1000); })), in_out(std::vector<int32_t>{random_int(r, -5, 5)}),
-                                          in_out(std::vector<int32_t>(37, 0)), scalar(n), scalar(37)});
-                   },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        l.arguments[1].as<int32_t>()[0] += l.arguments[0].as<int32_t>()[i];
@@ -159,21 +118,12 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"atomics", "atomic_add_float_return",
-                   [](auto& r) {
-                     // The sum's rounding depends on the order the atomics land in: compared within 2^-6.
-                     return launch_1d(n, {input(generate<float>(n, [&] { return random_float(r, 0, 1); })), in_out(std::vector<float>{0.0f}, {Comparison::Kind::Float32, 0, 0x1p-6}),
-                                          output<float>(n), scalar(n)});
-                   },
                    [](Launch& l) {
                      double sum = 0;
                      for (int i = 0; i < n; ++i) sum += l.arguments[0].as<float>()[i], l.arguments[2].as<float>()[i] = 1.0f;
                      l.arguments[1].as<float>()[0] = static_cast<float>(sum);
                    }});
   cases.push_back({"atomics", "atomic_min_max",
-                   [](auto& r) {
-                     return launch_1d(n, {input(generate<int32_t>(n, [&] { return static_cast<int32_t>(r()); })), in_out(std::vector<int32_t>{INT32_MAX}),
-                                          in_out(std::vector<int32_t>{INT32_MIN}), in_out(std::vector<uint32_t>{0}), scalar(n)});
-                   },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const int32_t v = l.arguments[0].as<int32_t>()[i];
@@ -183,10 +133,6 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"atomics", "atomic_exchange_cas",
-                   [](auto&) {
-                     // 16 threads: one per slot, so which thread wins each compare-and-swap is determined.
-                     return launch_1d(16, {in_out(std::vector<int32_t>(32, 0)), output<int32_t>(16), scalar(16)});
-                   },
                    [](Launch& l) {
                      for (int i = 0; i < 16; ++i) {
                        l.arguments[0].as<int32_t>()[i] = i + 1;
@@ -195,9 +141,6 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"atomics", "atomic_64bit",
-                   [](auto& r) {
-                     return launch_1d(n, {input(generate<uint64_t>(n, [&] { return r(); })), in_out(std::vector<uint64_t>{r()}), in_out(std::vector<uint64_t>{0}), scalar(n)});
-                   },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const uint64_t v = l.arguments[0].as<uint64_t>()[i];
@@ -206,10 +149,6 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"atomics", "atomic_bitwise",
-                   [](auto& r) {
-                     return launch_1d(n, {input(generate<uint32_t>(n, [&] { return static_cast<uint32_t>(r() | r()); })), in_out(std::vector<uint32_t>{0xffffffffu}),
-                                          in_out(std::vector<uint32_t>{0}), in_out(std::vector<uint32_t>{0x12345678u}), scalar(n)});
-                   },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const uint32_t v = l.arguments[0].as<uint32_t>()[i];
@@ -220,14 +159,6 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                    }});
 
   cases.push_back({"applications", "image_box_blur3x3",
-                   [](auto& r) {
-                     constexpr int width = 37, height = 23;
-                     Launch launch;
-                     launch.block = {16, 8, 1};
-                     launch.grid = {div_ceil_u32(width, 16), div_ceil_u32(height, 8), 1};
-                     launch.arguments = {input(generate<float>(width * height, [&] { return random_float(r, 0, 1); })), output<float>(width * height), scalar(width), scalar(height)};
-                     return launch;
-                   },
                    [](Launch& l) {
                      const int width = scalar_value<int32_t>(l.arguments[2]), height = scalar_value<int32_t>(l.arguments[3]);
                      auto in = l.arguments[0].as<float>();
@@ -242,15 +173,6 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"applications", "matrix_multiply_tile16",
-                   [](auto& r) {
-                     constexpr int size = 37;
-                     Launch launch;
-                     launch.block = {16, 16, 1};
-                     launch.grid = {div_ceil_u32(size, 16), div_ceil_u32(size, 16), 1};
-                     launch.arguments = {input(generate<float>(size * size, [&] { return random_float(r, -1, 1); })),
-                                         input(generate<float>(size * size, [&] { return random_float(r, -1, 1); })), output<float>(size * size), scalar(size)};
-                     return launch;
-                   },
                    [](Launch& l) {
                      const int size = scalar_value<int32_t>(l.arguments[3]);
                      auto a = l.arguments[0].as<float>();
@@ -269,11 +191,6 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"applications", "grid_stride_dot",
-                   [](auto& r) {
-                     Launch launch = launch_1d(2 * block_size, {input(generate<float>(n, [&] { return random_float(r, -1, 1); })),
-                                                                input(generate<float>(n, [&] { return random_float(r, -1, 1); })), output<float>(2 * block_size), scalar(n)});
-                     return launch;
-                   },
                    [](Launch& l) {
                      for (int thread = 0; thread < 2 * block_size; ++thread) {
                        float sum = 0.0f;
@@ -282,7 +199,6 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
                      }
                    }});
   cases.push_back({"applications", "image_rgba_to_luma",
-                   [](auto& r) { return launch_1d(n, {input(generate<uint32_t>(n, [&] { return static_cast<uint32_t>(r()); })), output<uint8_t>(n), scalar(n)}); },
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {
                        const uint32_t p = l.arguments[0].as<uint32_t>()[i];

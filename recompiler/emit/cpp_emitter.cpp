@@ -67,7 +67,7 @@ public:
                         function_.start, function_.end, host_name(function_.start));
     for (int r : used) out_ += fmt::format("  {} {} = {};\n", r >= vector_base ? "V128" : "uint64_t", local_of(r), slot_of(r));
     out_ += "  uint32_t n = c->n, z = c->z, cf = c->c, vf = c->v;\n";
-    out_ += fmt::format("  auto spill = [&] {{ {} }};\n  auto reload = [&] {{ {} }};\n  (void)reload;\n", spill, reload);
+    out_ += fmt::format("  auto spill = [&]() __attribute__((always_inline)) {{ {} }};\n  auto reload = [&]() __attribute__((always_inline)) {{ {} }};\n  (void)reload;\n", spill, reload);
     if (!function_.secondary_entries.empty()) {
       out_ += "  switch (c->pc) {\n";
       for (uint64_t e : function_.secondary_entries) out_ += fmt::format("  case {:#x}ull: goto L_{:x};\n", e, e);

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "recompiler/core/recompile.h"
 #include "runtime/base/error.h"
@@ -36,6 +37,7 @@ kiln::recompiler::RecompileSummary do_recompile(const Arguments& a) {
   options.platform = a.platform;
   const auto summary = kiln::recompiler::recompile(options);
   print_summary(summary, a);
+  std::fflush(stdout); // the summary comes before the build's own output in a log
   return summary;
 }
 

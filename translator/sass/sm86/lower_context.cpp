@@ -8,6 +8,7 @@
 #include "runtime/base/error.h"
 #include "translator/ir/passes.h"
 #include "translator/ir/structurize.h"
+#include "translator/ir/warp_schedule.h"
 #include "translator/sass/sm86/lower_context.h"
 
 namespace kiln::sass::sm86 {
@@ -320,7 +321,16 @@ ir::Function Lowerer::run() {
     }
     blocks[block].body = std::move(code.nodes);
   }
-  ir::structurize(function_, std::move(blocks), fmt::format("{}: kernel {}", file_, kernel_.name));
+  const std::string where = fmt::format("{}: kernel {}", file_, kernel_.name);
+  if (ir::has_warp_operations(function_, blocks)) {
+    // Warp operations run in rounds that every invocation takes part in (exited ones and those on the other
+    // side of a branch included): see translator/ir/warp_schedule.h.
+    ir::schedule_warp_rounds(function_, blocks, [](ir::Builder& b) {
+      const auto block_dim = [&](uint32_t offset) { return b.load(Op::LoadConst, ir::MemoryWidth::B32, b.u32(offset)); };
+      return b.op(Op::IMul, b.op(Op::IMul, block_dim(0x0), block_dim(0x4)), block_dim(0x8)); // CUDA's blockDim at c[0][0x0]
+    }, where);
+  }
+  ir::structurize(function_, std::move(blocks), where);
   ir::run_passes(function_);
   return std::move(function_);
 }

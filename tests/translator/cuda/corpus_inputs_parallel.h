@@ -18,6 +18,11 @@ inline Launch launch_1d(int threads, std::vector<Argument> arguments) {
 inline void add(std::vector<CorpusInput>& inputs) {
   // Warps: n a multiple of 32 but not of the block size, so a block has whole warps with no work.
   constexpr int warp_n = 960;
+  // Divergent warps: 1000 threads, so the last warp is cut short.
+  inputs.push_back({"warp_divergent", "warp_divergent_branch",
+                    [](Random& r) { return launch_1d(1000, {input(generate<int32_t>(1000, [&] { return random_int(r, -50000, 50000); })), output<int32_t>(1000), scalar(1000)}); }});
+  inputs.push_back({"warp_divergent", "warp_after_exit",
+                    [](Random& r) { return launch_1d(1000, {input(generate<int32_t>(1000, [&] { return random_int(r, -1000, 1000); })), output<int32_t>(2000), scalar(1000)}); }});
   inputs.push_back({"warp_operations", "warp_shuffle_reduce",
                     [](Random& r) { return launch_1d(warp_n, {input(generate<int32_t>(warp_n, [&] { return random_int(r, -1000000, 1000000); })), output<int32_t>(warp_n / 32), scalar(warp_n)}); }});
   inputs.push_back({"warp_operations", "warp_shuffle_scan",

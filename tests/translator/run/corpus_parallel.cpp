@@ -13,6 +13,38 @@ void add_parallel_cases(std::vector<CorpusCase>& cases) {
 
   // Warps: n a multiple of 32 but not of the block size, so a block has whole warps with no work.
   constexpr int warp_n = 960;
+  // warp_divergent.cu: each half of a warp exchanges only within itself; lanes past n (v = 0) take part in the
+  // first kernel and have exited in the second.
+  cases.push_back({"warp_divergent", "warp_divergent_branch",
+                   [](Launch& l) {
+                     constexpr int count = 1000;
+                     const auto v = [&](int t) { return t < count ? l.arguments[0].as<int32_t>()[t] : 0; };
+                     for (int i = 0; i < count; ++i) {
+                       const int base = i & ~31, lane = i & 31;
+                       uint32_t result = 0;
+                       if (lane < 16) {
+                         uint32_t sum = 0, positive = 0;
+                         for (int k = 0; k < 16; ++k) sum += static_cast<uint32_t>(v(base + k)), positive += v(base + k) > 0;
+                         result = sum + positive * 1000u;
+                       } else {
+                         uint32_t negative = 0;
+                         for (int k = 16; k < 32; ++k) negative += v(base + k) < 0;
+                         result = static_cast<uint32_t>(v(base + 31)) - negative * 1000u;
+                       }
+                       l.arguments[1].as<uint32_t>()[i] = result;
+                     }
+                   }});
+  cases.push_back({"warp_divergent", "warp_after_exit",
+                   [](Launch& l) {
+                     constexpr int count = 1000;
+                     for (int i = 0; i < count; ++i) {
+                       const int base = i & ~31;
+                       int present = 0, positive = 0;
+                       for (int t = base; t < base + 32 && t < count; ++t) ++present, positive += l.arguments[0].as<int32_t>()[t] > 0;
+                       l.arguments[1].as<int32_t>()[2 * i] = present;
+                       l.arguments[1].as<int32_t>()[2 * i + 1] = positive;
+                     }
+                   }});
   cases.push_back({"warp_operations", "warp_shuffle_reduce",
                    [](Launch& l) {
                      for (int warp = 0; warp < warp_n / 32; ++warp) {

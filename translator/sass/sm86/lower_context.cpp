@@ -306,7 +306,16 @@ ir::Function Lowerer::run() {
       } else if (instruction.opcode == Opcode::BRA || instruction.opcode == Opcode::EXIT) {
         const uint32_t target = instruction.opcode == Opcode::BRA ? leaders.at(static_cast<uint64_t>(branch_target(instruction).value)) : exit_block;
         const Operand* condition = branch_condition(instruction);
-        if (instruction.is_predicated() || condition) {
+        if (instruction.has(Modifier::DIV) || instruction.has(Modifier::CONV)) {
+          // BRA.DIV / BRA.CONV branch when the lanes of their uniform mask are not / are converged (ptxas puts the
+          // slow path of a warp operation behind BRA.DIV). Lanes reach warp operations together in kiln's rounds
+          // (translator/ir/warp_schedule.h): they always count as converged.
+          out.exit = ir::CfgBlock::Exit::Branch;
+          out.condition = instruction.has(Modifier::DIV) ? b_.boolean(false) : guard_condition(instruction);
+          if (condition && instruction.has(Modifier::CONV)) out.condition = b_.op(Op::LAnd, out.condition, read_predicate(*condition));
+          out.target = target;
+          out.fallthrough = next;
+        } else if (instruction.is_predicated() || condition) {
           out.exit = ir::CfgBlock::Exit::Branch;
           out.condition = guard_condition(instruction);
           if (condition) out.condition = b_.op(Op::LAnd, out.condition, read_predicate(*condition));

@@ -54,7 +54,8 @@ struct Block {
 struct KernelInfo {
   std::string name = "main";
   uint32_t shared_bytes = 0;     ///< static shared memory of the guest kernel
-  uint32_t const_bank_bytes = 0; ///< bytes of constant bank 0 the kernel may read (parameters included)
+  uint32_t const_bank_bytes = 0; ///< bytes of the constant buffer the kernel may read (all banks, parameters included)
+  uint32_t private_bytes = 0;    ///< per-invocation local memory (LoadPrivate/StorePrivate), CUDA's stack frame
 };
 
 struct Function {

@@ -61,6 +61,7 @@ private:
   void clear_warp_slot();
   uint32_t global_pointer(uint32_t address, uint32_t pointee_type);
   uint32_t shared_word_pointer(uint32_t word_index);
+  uint32_t private_word_pointer(uint32_t word_index);
   uint32_t load_subword(uint32_t word, uint32_t byte_offset, ir::MemoryWidth width);
   void store_subword(uint32_t word_pointer, uint32_t scope, uint32_t byte_offset, uint32_t value, ir::MemoryWidth width);
   uint32_t load_const_word(uint32_t word_index);
@@ -90,7 +91,7 @@ private:
   uint32_t pending_jump_ = 0; ///< Function variable: label*2 (+1 for continue) of a jump crossing constructs
 
   uint32_t main_function_ = 0;
-  uint32_t const_bank_ = 0, shared_memory_ = 0, warp_scratch_ = 0;
+  uint32_t const_bank_ = 0, shared_memory_ = 0, warp_scratch_ = 0, private_memory_ = 0;
   uint32_t local_invocation_id_ = 0, workgroup_id_ = 0, local_invocation_index_ = 0, subgroup_invocation_id_ = 0;
   uint32_t workgroup_size_ = 0;
   std::vector<uint32_t> interface_;

@@ -196,6 +196,12 @@ std::vector<uint32_t> ComputeEmitter::emit() {
     local_variables_.push_back(builder_.op(spv::Op::OpVariable, pointer,
                                            {static_cast<uint32_t>(spv::StorageClass::Function), builder_.constant_null(type_of(type))}));
   }
+  if (function_.kernel.private_bytes > 0) {
+    const uint32_t array = builder_.type_array(u32_type(), (function_.kernel.private_bytes + 3) / 4);
+    private_memory_ = builder_.op(spv::Op::OpVariable, builder_.type_pointer(spv::StorageClass::Function, array),
+                                  {static_cast<uint32_t>(spv::StorageClass::Function)});
+    if (options_.debug_names) builder_.name(private_memory_, "local_memory");
+  }
   pending_jump_ = builder_.op(spv::Op::OpVariable, builder_.type_pointer(spv::StorageClass::Function, u32_type()),
                               {static_cast<uint32_t>(spv::StorageClass::Function), const_u32(0)});
   const uint32_t start = builder_.new_id();

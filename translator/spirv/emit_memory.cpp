@@ -55,6 +55,15 @@ uint32_t ComputeEmitter::shared_word_pointer(uint32_t word_index) {
   return builder_.op(spv::Op::OpAccessChain, builder_.type_pointer(spv::StorageClass::Workgroup, u32_type()), {shared_memory_, index});
 }
 
+uint32_t ComputeEmitter::private_word_pointer(uint32_t word_index) {
+  // The array is declared at the top of the function (emit_compute.cpp) when the kernel has local memory.
+  if (private_memory_ == 0) throw Error("SPIR-V backend: a private-memory access in a kernel without local memory");
+  const uint32_t words = std::max<uint32_t>(1, (function_.kernel.private_bytes + 3) / 4);
+  // Out-of-frame accesses stay inside the array instead of being undefined.
+  const uint32_t index = builder_.ext(u32_type(), 38 /* UMin */, {word_index, const_u32(words - 1)});
+  return builder_.op(spv::Op::OpAccessChain, builder_.type_pointer(spv::StorageClass::Function, u32_type()), {private_memory_, index});
+}
+
 uint32_t ComputeEmitter::load_const_word(uint32_t word_index) {
   const uint32_t vectors = std::max<uint32_t>(1, (function_.kernel.const_bank_bytes + 15) / 16);
   if (const_bank_ == 0) {
@@ -124,31 +133,47 @@ uint32_t ComputeEmitter::emit_memory(const ir::Inst& inst) {
     return 0;
   }
   case Op::LoadShared:
-  case Op::StoreShared: {
+  case Op::StoreShared:
+  case Op::LoadPrivate:
+  case Op::StorePrivate: {
+    const bool is_private = inst.op == Op::LoadPrivate || inst.op == Op::StorePrivate;
+    const bool is_load = inst.op == Op::LoadShared || inst.op == Op::LoadPrivate;
+    const auto word_pointer = [&](uint32_t word) { return is_private ? private_word_pointer(word) : shared_word_pointer(word); };
     const uint32_t offset = value(inst.args[0]);
     const uint32_t word = binary(spv::Op::OpShiftRightLogical, u32_type(), offset, const_u32(2));
     if (is_subword(width)) {
       const uint32_t byte_offset = binary(spv::Op::OpBitwiseAnd, u32_type(), offset, const_u32(3));
-      const uint32_t pointer = shared_word_pointer(word);
-      if (inst.op == Op::LoadShared) return load_subword(builder_.op(spv::Op::OpLoad, u32_type(), {pointer}), byte_offset, width);
-      store_subword(pointer, scope_workgroup, byte_offset, value(inst.args[1]), width);
+      const uint32_t pointer = word_pointer(word);
+      if (is_load) return load_subword(builder_.op(spv::Op::OpLoad, u32_type(), {pointer}), byte_offset, width);
+      if (!is_private) {
+        store_subword(pointer, scope_workgroup, byte_offset, value(inst.args[1]), width);
+        return 0;
+      }
+      // Private memory has no other writer: a plain read-modify-write of the containing word.
+      const uint32_t mask = (1u << (ir::access_bytes(width) * 8)) - 1;
+      const uint32_t shift = binary(spv::Op::OpShiftLeftLogical, u32_type(), byte_offset, const_u32(3));
+      const uint32_t field = binary(spv::Op::OpShiftLeftLogical, u32_type(), const_u32(mask), shift);
+      const uint32_t bits = binary(spv::Op::OpShiftLeftLogical, u32_type(), binary(spv::Op::OpBitwiseAnd, u32_type(), value(inst.args[1]), const_u32(mask)), shift);
+      const uint32_t kept = binary(spv::Op::OpBitwiseAnd, u32_type(), builder_.op(spv::Op::OpLoad, u32_type(), {pointer}),
+                                   builder_.op(spv::Op::OpNot, u32_type(), {field}));
+      builder_.op_void(spv::Op::OpStore, {pointer, binary(spv::Op::OpBitwiseOr, u32_type(), kept, bits)});
       return 0;
     }
     if (width == MemoryWidth::B32) {
-      if (inst.op == Op::LoadShared) return builder_.op(spv::Op::OpLoad, u32_type(), {shared_word_pointer(word)});
-      builder_.op_void(spv::Op::OpStore, {shared_word_pointer(word), value(inst.args[1])});
+      if (is_load) return builder_.op(spv::Op::OpLoad, u32_type(), {word_pointer(word)});
+      builder_.op_void(spv::Op::OpStore, {word_pointer(word), value(inst.args[1])});
       return 0;
     }
     const uint32_t next = binary(spv::Op::OpIAdd, u32_type(), word, const_u32(1));
-    if (inst.op == Op::LoadShared) {
-      const uint32_t low = builder_.op(spv::Op::OpUConvert, u64_type(), {builder_.op(spv::Op::OpLoad, u32_type(), {shared_word_pointer(word)})});
-      const uint32_t high = builder_.op(spv::Op::OpUConvert, u64_type(), {builder_.op(spv::Op::OpLoad, u32_type(), {shared_word_pointer(next)})});
+    if (is_load) {
+      const uint32_t low = builder_.op(spv::Op::OpUConvert, u64_type(), {builder_.op(spv::Op::OpLoad, u32_type(), {word_pointer(word)})});
+      const uint32_t high = builder_.op(spv::Op::OpUConvert, u64_type(), {builder_.op(spv::Op::OpLoad, u32_type(), {word_pointer(next)})});
       return binary(spv::Op::OpBitwiseOr, u64_type(), low, binary(spv::Op::OpShiftLeftLogical, u64_type(), high, const_u32(32)));
     }
     const uint32_t stored = value(inst.args[1]);
-    builder_.op_void(spv::Op::OpStore, {shared_word_pointer(word), builder_.op(spv::Op::OpUConvert, u32_type(), {stored})});
+    builder_.op_void(spv::Op::OpStore, {word_pointer(word), builder_.op(spv::Op::OpUConvert, u32_type(), {stored})});
     const uint32_t high = builder_.op(spv::Op::OpUConvert, u32_type(), {binary(spv::Op::OpShiftRightLogical, u64_type(), stored, const_u32(32))});
-    builder_.op_void(spv::Op::OpStore, {shared_word_pointer(next), high});
+    builder_.op_void(spv::Op::OpStore, {word_pointer(next), high});
     return 0;
   }
   case Op::LoadConst: {

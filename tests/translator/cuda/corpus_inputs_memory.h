@@ -46,6 +46,15 @@ inline void add(std::vector<CorpusInput>& inputs) {
   inputs.push_back({"memory_access", "memory_unaligned_tail",
                     [](Random& r) { return one_dimensional({input(generate<uint8_t>(n, [&] { return static_cast<uint8_t>(r()); })), output<uint8_t>(n), scalar(n)}, n / 3 + 1); }});
 
+  inputs.push_back({"local_memory", "local_array_dynamic_index",
+                    [](Random& r) { return one_dimensional({input(ints(r, -100000, 100000)), input(generate<int32_t>(8 * n, [&] { return random_int(r, 0, 10000); })),
+                                                            output<int32_t>(2 * n), scalar(n)}); }});
+  inputs.push_back({"local_memory", "local_array_bytes_and_doubles",
+                    [](Random& r) {
+                      return one_dimensional({input(generate<double>(n, [&] { return random_double(r, -1000.0, 1000.0); })), input(ints(r, 0, 10000)),
+                                              output<double>(n), output<uint8_t>(n), scalar(n)});
+                    }});
+
   inputs.push_back({"control_flow", "branch_divergent",
                     [](Random& r) { return one_dimensional({input(ints(r, -5000, 5000)), output<int32_t>(n), scalar(n)}); }});
   inputs.push_back({"control_flow", "loop_collatz",

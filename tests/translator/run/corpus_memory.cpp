@@ -63,6 +63,41 @@ void add_memory_cases(std::vector<CorpusCase>& cases) {
                      for (int i = 0; 3 * i + 2 < n; ++i) out[3 * i] = in[3 * i + 2], out[3 * i + 1] = in[3 * i + 1], out[3 * i + 2] = in[3 * i];
                    }});
 
+  // local_memory.cu: arrays indexed at run time live in local memory (STL/LDL).
+  cases.push_back({"local_memory", "local_array_dynamic_index",
+                   [](Launch& l) {
+                     for (int i = 0; i < n; ++i) {
+                       const uint32_t x = static_cast<uint32_t>(l.arguments[0].as<int32_t>()[i]);
+                       const auto indices = l.arguments[1].as<int32_t>().subspan(8 * i, 8);
+                       uint32_t table[24];
+                       for (uint32_t k = 0; k < 24; ++k) table[k] = x * (k + 1) - k;
+                       uint32_t sum = 0;
+                       for (int k = 0; k < 8; ++k) {
+                         const int at = indices[k] % 24;
+                         table[(at + 5) % 24] += table[at];
+                         sum += table[at];
+                       }
+                       l.arguments[2].as<uint32_t>()[2 * i] = sum;
+                       l.arguments[2].as<uint32_t>()[2 * i + 1] = table[indices[0] % 24];
+                     }
+                   }});
+  cases.push_back({"local_memory", "local_array_bytes_and_doubles",
+                   [](Launch& l) {
+                     for (int i = 0; i < n; ++i) {
+                       const double x = l.arguments[0].as<double>()[i];
+                       const int index = l.arguments[1].as<int32_t>()[i];
+                       double values[12];
+                       uint8_t small[16];
+                       for (int k = 0; k < 12; ++k) values[k] = x + k * 0.5; // k * 0.5 is exact: one rounding either way
+                       for (int k = 0; k < 16; ++k) small[k] = static_cast<uint8_t>(i + 3 * k);
+                       const int at = index % 12;
+                       values[at] *= 2.0;
+                       small[index % 16] ^= 0xff;
+                       l.arguments[2].as<double>()[i] = values[at] + values[(at + 7) % 12];
+                       l.arguments[3].as<uint8_t>()[i] = static_cast<uint8_t>(small[(index + 1) % 16] + small[index % 16]);
+                     }
+                   }});
+
   cases.push_back({"control_flow", "branch_divergent",
                    [](Launch& l) {
                      for (int i = 0; i < n; ++i) {

@@ -21,6 +21,7 @@ Lowerer::Lowerer(const Kernel& kernel, std::span<const Instruction> code, const 
   function_.kernel.name = kernel.name;
   function_.kernel.shared_bytes = kernel.shared_memory_size;
   function_.kernel.const_bank_bytes = constant_layout_.size;
+  function_.kernel.private_bytes = kernel.local_memory_size;
 }
 
 void Lowerer::unsupported(const Instruction& instruction, const std::string& what) const {

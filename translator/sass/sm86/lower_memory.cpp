@@ -70,14 +70,17 @@ ir::ValueId Lowerer::shared_address(const Operand& memory) {
 
 void Lowerer::lower_load_store(const Instruction& instruction) {
   const Access access = access_of(instruction);
-  const bool shared = instruction.opcode == Opcode::LDS || instruction.opcode == Opcode::STS;
-  const bool load = instruction.opcode == Opcode::LDG || instruction.opcode == Opcode::LD || instruction.opcode == Opcode::LDS;
+  // Local memory (LDL/STL) is addressed like shared memory, in a per-invocation array (the stack frame).
+  const bool local = instruction.opcode == Opcode::LDL || instruction.opcode == Opcode::STL;
+  const bool shared = local || instruction.opcode == Opcode::LDS || instruction.opcode == Opcode::STS;
+  const bool load = instruction.opcode == Opcode::LDG || instruction.opcode == Opcode::LD || instruction.opcode == Opcode::LDS ||
+                    instruction.opcode == Opcode::LDL;
   const size_t memory_index = memory_operand_index(instruction);
   const Operand& memory = instruction.operands[memory_index];
   const Operand& data = operand(instruction, load ? 0 : memory_index + 1);
   const ValueId base = shared ? shared_address(memory) : global_address(memory, instruction.has(Modifier::E));
-  const Op load_op = shared ? Op::LoadShared : Op::LoadGlobal;
-  const Op store_op = shared ? Op::StoreShared : Op::StoreGlobal;
+  const Op load_op = local ? Op::LoadPrivate : shared ? Op::LoadShared : Op::LoadGlobal;
+  const Op store_op = local ? Op::StorePrivate : shared ? Op::StoreShared : Op::StoreGlobal;
   const auto at = [&](uint32_t byte_offset) {
     return shared ? b_.op(Op::IAdd, base, u32(byte_offset)) : b_.op(Op::IAdd, base, b_.u64(byte_offset));
   };
@@ -257,7 +260,9 @@ bool Lowerer::lower_memory(const Instruction& instruction) {
   case Opcode::LD:
   case Opcode::ST:
   case Opcode::LDS:
-  case Opcode::STS: lower_load_store(instruction); return true;
+  case Opcode::STS:
+  case Opcode::LDL:
+  case Opcode::STL: lower_load_store(instruction); return true;
   case Opcode::LDC:
   case Opcode::ULDC: {
     const Access access = access_of(instruction);

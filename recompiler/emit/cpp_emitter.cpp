@@ -34,6 +34,13 @@ std::set<int> used_registers(const Program& program, const Function& f) {
   return used;
 }
 
+/// Registers a call leaves unchanged under the AAPCS64: x19-x28, the frame pointer x29 and sp. Every function
+/// that returns to its caller preserves them (compiled code and glibc's assembly alike), so after a call the
+/// caller keeps its locals of these and reloads only the rest. The full spill before the call stays: callees
+/// such as setjmp and the unwinder read the callee-saved values, and functions save them into their frames.
+/// Vector registers are all reloaded (the AAPCS64 preserves only the low halves of v8-v15).
+bool preserved_by_call(int r) { return (r >= 19 && r <= 29) || r == 31; }
+
 std::string escape(std::string_view text) {
   std::string out;
   for (char ch : text) {
@@ -51,7 +58,7 @@ public:
   void write() {
     collect_labels();
     const std::set<int> used = used_registers(program_, function_);
-    std::string spill, reload;
+    std::string spill, reload, reload_after_call;
     auto local_of = [](int r) { return r >= vector_base ? fmt::format("v{}", r - vector_base) : r == 31 ? "sp" : fmt::format("x{}", r); };
     auto slot_of = [](int r) { return r >= vector_base ? fmt::format("c->v_regs[{}]", r - vector_base) : r == 31 ? "c->sp" : fmt::format("c->x[{}]", r); };
     for (int r : used) {
@@ -59,15 +66,19 @@ public:
       const std::string slot = slot_of(r);
       spill += fmt::format("{} = {}; ", slot, local);
       reload += fmt::format("{} = {}; ", local, slot);
+      if (!preserved_by_call(r)) reload_after_call += fmt::format("{} = {}; ", local, slot);
     }
     spill += "c->n = n; c->z = z; c->c = cf; c->v = vf;";
     reload += "n = c->n; z = c->z; cf = c->c; vf = c->v;";
+    reload_after_call += "n = c->n; z = c->z; cf = c->c; vf = c->v;";
     const std::string display = function_.name.empty() ? fmt::format("sub_{:x}", function_.start) : function_.name;
     out_ += fmt::format("// {} [{:#x}, {:#x})\nvoid {}(Cpu* c) {{\n  uint8_t* const m = kiln::rt::guest_base; (void)m;\n", display,
                         function_.start, function_.end, host_name(function_.start));
     for (int r : used) out_ += fmt::format("  {} {} = {};\n", r >= vector_base ? "V128" : "uint64_t", local_of(r), slot_of(r));
     out_ += "  uint32_t n = c->n, z = c->z, cf = c->c, vf = c->v;\n";
-    out_ += fmt::format("  auto spill = [&]() __attribute__((always_inline)) {{ {} }};\n  auto reload = [&]() __attribute__((always_inline)) {{ {} }};\n  (void)reload;\n", spill, reload);
+    out_ += fmt::format("  auto spill = [&]() __attribute__((always_inline)) {{ {} }};\n  auto reload = [&]() __attribute__((always_inline)) {{ {} }};\n  (void)reload;\n"
+                        "  auto reload_after_call = [&]() __attribute__((always_inline)) {{ {} }};\n  (void)reload_after_call;\n",
+                        spill, reload, reload_after_call);
     if (!function_.secondary_entries.empty()) {
       out_ += "  switch (c->pc) {\n";
       for (uint64_t e : function_.secondary_entries) out_ += fmt::format("  case {:#x}ull: goto L_{:x};\n", e, e);
@@ -121,7 +132,7 @@ public:
     line("spill(); kiln::rt::call_guest(c, target_); return; }");
   }
   void call_indirect(const std::string& target, uint64_t) override {
-    line(fmt::format("spill(); kiln::rt::call_guest(c, {}); reload();", target));
+    line(fmt::format("spill(); kiln::rt::call_guest(c, {}); reload_after_call();", target));
   }
   void return_to(const std::string&) override { line("spill(); return;"); }
   void supervisor_call() override { line(fmt::format("spill(); kiln::rt::supervisor_call(c, {:#x}ull); reload();", current_->address)); }
@@ -145,7 +156,7 @@ private:
     } else {
       invoke = fmt::format("kiln::rt::call_guest(c, {:#x}ull);", target);
     }
-    line(tail ? fmt::format("spill(); {} return;", invoke) : fmt::format("spill(); {} reload();", invoke));
+    line(tail ? fmt::format("spill(); {} return;", invoke) : fmt::format("spill(); {} reload_after_call();", invoke));
   }
 
   void collect_labels() {
@@ -189,8 +200,30 @@ target_compile_options(kiln_guest_runtime PRIVATE -O2)
 add_executable(program main.cpp function_table.cpp guest_image.S ${{generated_sources}})
 target_include_directories(program PRIVATE ${{CMAKE_CURRENT_SOURCE_DIR}})
 # Generated code: jump labels are emitted for every branch target, some stay unused.
-target_compile_options(program PRIVATE -O2 -fno-strict-aliasing -fwrapv -w)
+# -ffp-contract=off: AArch64 rounds FMUL and FADD separately, so the host must not fuse them (GNU modes fuse by default).
+target_compile_options(program PRIVATE -O2 -fno-strict-aliasing -fwrapv -ffp-contract=off -w)
 target_link_libraries(program PRIVATE kiln_guest_runtime pthread)
+# AArch64 FMADD/FMLA are fused and emitted as std::fma, which is one instruction with the host's FMA and a slow
+# exactly rounded libm routine without it; both round once, so results are identical. Use FMA when this machine has it.
+option(KILN_HOST_FMA "compile with the host's fused multiply-add when its CPU has one" ON)
+if(KILN_HOST_FMA)
+  include(CheckCXXSourceRuns)
+  set(CMAKE_REQUIRED_FLAGS -mfma)
+  check_cxx_source_runs([=[
+int main() {{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("fma") ? 0 : 1;
+#else
+  return 1;
+#endif
+}}
+]=] KILN_HOST_CPU_HAS_FMA)
+  unset(CMAKE_REQUIRED_FLAGS)
+  if(KILN_HOST_CPU_HAS_FMA)
+    target_compile_options(program PRIVATE -mfma)
+  endif()
+endif()
 )cmake",
                      options.source_root.generic_string());
 }

@@ -88,8 +88,7 @@ TEST_CASE("sm86 decoder agrees with nvdisasm on NVIDIA's Turing headsurface prog
 // Cubins added to the corpus on a machine without nvdisasm: their listings are made on a machine with the full CUDA
 // toolkit (tests/translator/cuda/regenerate.sh). Each is skipped by name, visibly, while its listing is missing;
 // every other cubin needs its listing. Remove a name once its .sass is committed.
-const std::set<std::string> cubins_awaiting_listings{"sm86/warp_divergent.cubin", "sm75/warp_divergent.cubin",
-                                                     "sm86/local_memory.cubin", "sm75/local_memory.cubin"};
+const std::set<std::string> cubins_awaiting_listings{};
 
 TEST_CASE("sm86 decoder agrees with nvdisasm on every instruction of the CUDA corpus cubins", "[sm86][nvdisasm]") {
   for (const char* architecture : {"sm86", "sm75"}) {

@@ -13,7 +13,7 @@ constexpr uint32_t red_flat_triangle = 0x200000F8; // GP0(20h), colour (248,0,0)
 constexpr uint16_t red = 31;
 } // namespace
 
-TEST_CASE("a triangle covers [left, right) of each row in [top, bottom)", "[psx][gpu][raster]") {
+TEST_CASE("a triangle covers the half-open span from its left to its right edge on each row from top to bottom", "[psx][gpu][raster]") {
   GpuHarness h;
   // (0,0) (4,0) (0,4): row y spans x < 4 - y, so 4, 3, 2, 1 pixels; row 4 (the bottom vertex) is not drawn.
   h.gp0({red_flat_triangle, h.xy(0, 0), h.xy(4, 0), h.xy(0, 4)});

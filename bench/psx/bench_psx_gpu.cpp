@@ -1,6 +1,7 @@
 // PS1 software rasterizer fill rate (pixels per second) per primitive kind, next to the VRAM fill command
 // (a plain 16-bit store loop, GP0(02h)) measured in the same run as the reference.
 // Usage: bench_psx_gpu [--quick]
+#include "bench/common/best_time.h"
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -44,20 +45,7 @@ struct Case {
   Words primitive;  ///< one primitive of 65536 pixels
 };
 
-double seconds_per_run(const auto& run, double budget) {
-  using clock = std::chrono::steady_clock;
-  run();
-  double best = 1e30;
-  const auto start = clock::now();
-  int runs = 0;
-  while (runs < 3 || std::chrono::duration<double>(clock::now() - start).count() < budget) {
-    const auto before = clock::now();
-    run();
-    best = std::min(best, std::chrono::duration<double>(clock::now() - before).count());
-    if (++runs >= 1000) break;
-  }
-  return best;
-}
+using kiln::bench::best_seconds_per_run;
 
 double pixels_per_second(const Case& c, double budget) {
   kiln::psx::Gpu gpu;
@@ -67,7 +55,7 @@ double pixels_per_second(const Case& c, double budget) {
   for (int y = 0; y < 256; ++y)
     for (int x = 512; x < 768; ++x) gpu.vram().set(x, y, static_cast<uint16_t>(0x8000 | ((x * 37 + y * 11) & 0x7FFF) | 1));
   constexpr int repeats = 8;
-  const double seconds = seconds_per_run([&] {
+  const double seconds = best_seconds_per_run([&] {
     for (int i = 0; i < repeats; ++i)
       for (const uint32_t word : c.primitive) gpu.write_gp0(word);
   }, budget);

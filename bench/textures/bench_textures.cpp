@@ -1,5 +1,6 @@
 // Block-linear deswizzle/swizzle throughput next to memcpy of the same bytes, measured in the same run.
 // Usage: bench_textures [--quick] [--only TEXT] (TEXT: rows whose "<name> <bytes>B" contains it, e.g. "1000x700 16B")
+#include "bench/common/best_time.h"
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,20 +15,7 @@ using namespace kiln::textures;
 
 namespace {
 
-double seconds_per_run(const auto& run, double budget) {
-  using clock = std::chrono::steady_clock;
-  run(); // warm caches and page in the buffers
-  double best = 1e30;
-  const auto start = clock::now();
-  int runs = 0;
-  while (runs < 3 || std::chrono::duration<double>(clock::now() - start).count() < budget) {
-    const auto before = clock::now();
-    run();
-    best = std::min(best, std::chrono::duration<double>(clock::now() - before).count());
-    if (++runs >= 1000) break;
-  }
-  return best;
-}
+using kiln::bench::best_seconds_per_run;
 
 struct Row {
   std::string name;
@@ -40,9 +28,9 @@ void measure(const Row& row, double budget) {
   std::vector<uint8_t> linear(linear_surface_size(layout), 2);
   for (size_t i = 0; i < guest.size(); ++i) guest[i] = static_cast<uint8_t>(i * 7);
   const double bytes = static_cast<double>(linear.size());
-  const double t_deswizzle = seconds_per_run([&] { deswizzle_surface(layout, guest, linear); }, budget);
-  const double t_swizzle = seconds_per_run([&] { swizzle_surface(layout, linear, guest); }, budget);
-  const double t_memcpy = seconds_per_run([&] { std::memcpy(linear.data(), guest.data(), linear.size()); }, budget);
+  const double t_deswizzle = best_seconds_per_run([&] { deswizzle_surface(layout, guest, linear); }, budget);
+  const double t_swizzle = best_seconds_per_run([&] { swizzle_surface(layout, linear, guest); }, budget);
+  const double t_memcpy = best_seconds_per_run([&] { std::memcpy(linear.data(), guest.data(), linear.size()); }, budget);
   const auto gbs = [&](double t) { return bytes / t / 1e9; };
   fmt::print("{:<34} {:>3} {:>9.1f} {:>10.2f} {:>7.2f} {:>9.2f} {:>7.2f} {:>9.2f}\n", row.name,
              row.description.element.bytes, bytes / (1 << 20), gbs(t_deswizzle), t_memcpy / t_deswizzle,

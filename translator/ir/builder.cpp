@@ -72,8 +72,8 @@ void Builder::if_then(ValueId condition, const BodyBuilder& then_body, const Bod
   block_ = outer;
 }
 
-void Builder::block_construct(const std::function<void(uint32_t)>& body) {
-  Node node{.kind = NodeKind::Block, .label = function_.next_label++};
+void Builder::construct(NodeKind kind, const std::function<void(uint32_t)>& body) {
+  Node node{.kind = kind, .label = function_.next_label++};
   node.body = std::make_unique<Block>();
   Block* inner = node.body.get();
   const uint32_t label = node.label;
@@ -84,16 +84,8 @@ void Builder::block_construct(const std::function<void(uint32_t)>& body) {
   block_ = outer;
 }
 
-void Builder::loop(const std::function<void(uint32_t)>& body) {
-  Node node{.kind = NodeKind::Loop, .label = function_.next_label++};
-  node.body = std::make_unique<Block>();
-  Block* inner = node.body.get();
-  const uint32_t label = node.label;
-  Block* outer = block_;
-  outer->nodes.push_back(std::move(node));
-  block_ = inner;
-  body(label);
-  block_ = outer;
-}
+void Builder::block_construct(const std::function<void(uint32_t)>& body) { construct(NodeKind::Block, body); }
+
+void Builder::loop(const std::function<void(uint32_t)>& body) { construct(NodeKind::Loop, body); }
 
 } // namespace kiln::ir

@@ -58,6 +58,8 @@ public:
 
 private:
   void jump(NodeKind kind, uint32_t label) { block_->nodes.push_back(Node{.kind = kind, .label = label}); }
+  /// Appends a labelled Block or Loop node and builds its body inside it.
+  void construct(NodeKind kind, const std::function<void(uint32_t label)>& body);
   Type infer_type(Op op, std::initializer_list<ValueId> args) const;
 
   Function& function_;

@@ -50,7 +50,8 @@ function(kiln_test name)
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} Catch2::Catch2WithMain kiln_warnings)
   target_compile_definitions(${name} PRIVATE
     KILN_SOURCE_DIR="${PROJECT_SOURCE_DIR}" KILN_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")
-  # A CTest entry whose name fails to select its Catch test must fail, never pass having run nothing.
+  # A CTest entry whose name fails to select its Catch test must fail, never pass having run nothing
+  # (CMake's list syntax mangles test names holding ';' or '[': keep those characters out of names).
   catch_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${ARG_LABELS}"
     FAIL_REGULAR_EXPRESSION "No tests ran|No test cases matched")
   if("unit" IN_LIST ARG_LABELS)

@@ -31,7 +31,7 @@ void draw(StreamBuilder& s, uint32_t first, uint32_t count) {
 }
 } // namespace
 
-TEST_CASE("a draw freezes its state; later methods and memory writes do not alter the snapshot", "[maxwell][3d]") {
+TEST_CASE("a draw freezes its state, later methods and memory writes do not alter the snapshot", "[maxwell][3d]") {
   TestGpu t;
   const uint64_t programs = data + 0x10000;
   std::vector<uint8_t> sph(0x50);

@@ -116,7 +116,7 @@ TEST_CASE("MME: ALU carry and borrow, MERGE, BFE_LSL and STATE reads", "[maxwell
   CHECK(outcome.emitted == expected);
 }
 
-TEST_CASE("MME: no-delay branches skip their next instruction; missing parameters read 0", "[maxwell][mme]") {
+TEST_CASE("MME: no-delay branches skip their next instruction, missing parameters read 0", "[maxwell][mme]") {
   const std::vector<uint32_t> code = {add_imm(Assign::move_set_method, 0, 0, 0x1000 | 0x300),
                                       branch(false, true, 0, 2),              // r0 == 0: taken, no delay slot
                                       add_imm(Assign::move_send, 0, 0, 1),    // skipped

@@ -46,7 +46,7 @@ TEST_CASE("a release on one channel lets an acquire on another through, in order
   CHECK(t.gpu.diagnostics().empty());
 }
 
-TEST_CASE("four-word releases carry a timestamp; reductions combine with memory", "[maxwell][semaphore]") {
+TEST_CASE("four-word releases carry a timestamp, reductions combine with memory", "[maxwell][semaphore]") {
   TestGpu t;
   StreamBuilder s;
   s.semaphore_release(data, 0x1234, true);

@@ -64,7 +64,7 @@ TEST_CASE("BC3 and BC4: eight-value and six-value channel blocks", "[bcn]") {
   CHECK(texel(image, 3, 0) == Rgba{30, 0, 0, 255});
 }
 
-TEST_CASE("BC5: red then green blocks; partial blocks at the edge", "[bcn]") {
+TEST_CASE("BC5: red then green blocks, partial blocks at the edge", "[bcn]") {
   std::vector<uint8_t> blocks(32, 0);
   blocks[0] = 10, blocks[1] = 10;          // red 10 everywhere
   blocks[8] = 200, blocks[9] = 200;        // green 200

@@ -59,7 +59,7 @@ std::vector<Case> cases() {
 
 } // namespace
 
-TEST_CASE("whole-level deswizzle matches the address formula; swizzle inverts it", "[blocklinear]") {
+TEST_CASE("whole-level deswizzle matches the address formula, swizzle inverts it", "[blocklinear]") {
   uint32_t seed = 1;
   for (const Case& c : cases()) {
     INFO(c.name << ", " << c.description.element.bytes << " bytes per element");

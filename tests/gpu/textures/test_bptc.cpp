@@ -90,7 +90,7 @@ TEST_CASE("BC7 mode 1: two subsets, 6-bit colour with shared P-bits", "[bptc]") 
   CHECK(bc7_texel(b, 15) == Rgba{182, 0, 71, 255});
 }
 
-TEST_CASE("BC7 mode 2: three subsets, 5-bit colour; the specification's texel-9 example", "[bptc]") {
+TEST_CASE("BC7 mode 2: three subsets, 5-bit colour, the specification's texel-9 example", "[bptc]") {
   BlockWriter b;
   b.put(4, 3).put(6, 6); // mode 2, partition 6 = 0022 0022 1111 1111: anchors 0, 15 (subset 1), 3 (subset 2)
   for (uint32_t v : {31, 0, 0, 0, 10, 0}) b.put(v, 5); // red
@@ -164,7 +164,7 @@ TEST_CASE("BC7 mode 6: RGBA 7-bit with P-bits, 4-bit indices", "[bptc]") {
   CHECK(bc7_texel(b, 2) == Rgba{135, 1, 120, 255});
 }
 
-TEST_CASE("BC7 mode 7: two subsets of RGBA 5-bit with P-bits; a zero first byte is reserved", "[bptc]") {
+TEST_CASE("BC7 mode 7: two subsets of RGBA 5-bit with P-bits, a zero first byte is reserved", "[bptc]") {
   BlockWriter b;
   b.put(128, 8).put(13, 6); // mode 7, partition 13, anchor 15
   for (uint32_t v : {31, 0, 16, 0}) b.put(v, 5); // red

@@ -48,7 +48,7 @@ constexpr uint32_t nop = 0;
 
 } // namespace
 
-TEST_CASE("r3000: a load is not visible to the next instruction; MIPS32r2 interlocks", "[mips][semantics]") {
+TEST_CASE("r3000: a load is not visible to the next instruction, MIPS32r2 interlocks", "[mips][semantics]") {
   const std::vector<uint32_t> program = {
       assemble(Opcode::lw, {.rs = 0, .rt = 1, .imm = 0x100}),
       assemble(Opcode::addu, {.rs = 1, .rt = 0, .rd = 2}), // sees the old $1

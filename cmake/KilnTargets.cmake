@@ -10,21 +10,19 @@ target_compile_options(kiln_warnings INTERFACE
   # std::function); the release build keeps the warning as an error.
   $<$<AND:$<BOOL:${KILN_SANITIZE}>,$<CXX_COMPILER_ID:GNU>>:-Wno-maybe-uninitialized>)
 
-# Adds every subfolder that has a CMakeLists.txt, looking through folders that have none,
-# so a new folder needs no edit of its parents.
+# Adds every folder below this one that has a CMakeLists.txt, at any depth, so a new folder needs no edit of
+# its parents. Only the top-level folders call this; the CMakeLists.txt it finds must not add folders themselves.
 function(kiln_add_subdirectories)
-  set(base ${CMAKE_CURRENT_SOURCE_DIR})
-  set(pending ${base})
+  set(pending ${CMAKE_CURRENT_SOURCE_DIR})
   while(pending)
     list(POP_FRONT pending folder)
     file(GLOB children LIST_DIRECTORIES true ${folder}/*)
     list(SORT children)
     foreach(child IN LISTS children)
-      if(NOT IS_DIRECTORY ${child})
-        continue()
-      elseif(EXISTS ${child}/CMakeLists.txt)
-        add_subdirectory(${child})
-      else()
+      if(IS_DIRECTORY ${child})
+        if(EXISTS ${child}/CMakeLists.txt)
+          add_subdirectory(${child})
+        endif()
         list(APPEND pending ${child})
       endif()
     endforeach()

@@ -13,6 +13,7 @@ namespace {
 const FunctionEntry* table_begin = nullptr;
 const FunctionEntry* table_end = nullptr;
 SupervisorHandler supervisor_handler = nullptr;
+MissingFunctionHandler missing_function_handler = nullptr;
 
 // System register encodings (op0:op1:CRn:CRm:op2) and the answers kiln gives: a CPU with FP, AdvSIMD and LSE
 // atomics and nothing else, matching the AT_HWCAP bits the platform reports.
@@ -41,10 +42,12 @@ HostFunction find_function(uint64_t address) {
 }
 
 void set_supervisor_handler(SupervisorHandler handler) { supervisor_handler = handler; }
+void set_missing_function_handler(MissingFunctionHandler handler) { missing_function_handler = handler; }
 
 void call_guest(Cpu* cpu, uint64_t address) {
   const HostFunction function = find_function(address);
   if (!function) {
+    if (missing_function_handler && missing_function_handler(cpu, address)) return;
     std::fprintf(stderr, "kiln: control reached guest address %#llx, which was not recompiled (no function starts there)\n",
                  static_cast<unsigned long long>(address));
     std::fflush(stderr);

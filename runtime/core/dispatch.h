@@ -37,6 +37,11 @@ void set_function_table(const FunctionEntry* entries, size_t count);
 /// The host function for a guest entry address, or nullptr.
 HostFunction find_function(uint64_t address);
 
+/// What call_guest() asks when an address has no function (runtime/core/fallback.cpp installs the fallback
+/// interpreter here); returning false keeps the fatal "not recompiled" error.
+using MissingFunctionHandler = bool (*)(Cpu* cpu, uint64_t address);
+void set_missing_function_handler(MissingFunctionHandler handler);
+
 /// Hook the platform installs for SVC.
 using SupervisorHandler = void (*)(Cpu* cpu, uint64_t pc);
 void set_supervisor_handler(SupervisorHandler handler);

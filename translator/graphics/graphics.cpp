@@ -4,10 +4,13 @@
 
 #include "runtime/base/error.h"
 #include "translator/sass/sm5x/lower.h"
+#include "translator/sass/sm86/lower.h"
 #include "translator/spirv/validate.h"
 
 namespace kiln::graphics {
 namespace {
+
+constexpr size_t kTuringCodeOffset = 0x80; ///< SM75+ pad the 0x50-byte SPH to 128 bytes
 
 spirv::Interpolation interpolation_of(sass::sm5x::PixelImap imap) {
   switch (imap) {
@@ -34,16 +37,26 @@ std::string_view arch_name(Arch arch) {
 }
 
 Translation translate_graphics(std::span<const uint8_t> bytes, Arch arch, std::string_view name, const TranslateOptions& options) {
-  if (arch == Arch::sm75 || arch == Arch::sm86) {
-    throw Error(fmt::format("{}: {} graphics programs are not translated yet", name, arch_name(arch)));
-  }
-  const sass::sm5x::Program program = sass::sm5x::decode_program(bytes, name);
-  const sass::sm5x::ShaderProgramHeader& header = *program.header;
-  ir::Function function = sass::sm5x::lower_graphics(program, {.bound_texture_bank = options.bound_texture_bank,
-                                                                          .constant_bank_word = options.constant_bank_word});
-
   Translation result;
-  result.instructions = program.instructions.size();
+  sass::sm5x::ShaderProgramHeader header;
+  ir::Function function;
+  if (arch == Arch::sm75 || arch == Arch::sm86) {
+    // Turing/Ampere: the same SPH, padded to 0x80 bytes, then 128-bit instructions.
+    header = sass::sm5x::parse_sph(bytes, name);
+    if (bytes.size() < kTuringCodeOffset) throw Error(at_offset(std::string(name), bytes.size()), "shorter than the 0x80-byte padded SPH");
+    const auto architecture = arch == Arch::sm75 ? sass::sm86::Architecture::sm75 : sass::sm86::Architecture::sm86;
+    const std::vector<sass::sm86::Instruction> code =
+        sass::sm86::decode_all(bytes.subspan(kTuringCodeOffset), {std::string(name), "", kTuringCodeOffset}, architecture);
+    function = sass::sm86::lower_graphics_program(code, header, std::string(name), {.y_direction = options.y_direction});
+    result.instructions = code.size();
+  } else {
+    const sass::sm5x::Program program = sass::sm5x::decode_program(bytes, name);
+    header = *program.header;
+    function = sass::sm5x::lower_graphics(program, {.bound_texture_bank = options.bound_texture_bank,
+                                                    .constant_bank_word = options.constant_bank_word,
+                                                    .y_direction = options.y_direction});
+    result.instructions = program.instructions.size();
+  }
   spirv::GraphicsInterface interface;
   if (header.stage == sass::sm5x::ShaderStage::pixel) {
     interface.stage = spirv::GraphicsStage::fragment;

@@ -23,7 +23,8 @@ std::string_view arch_name(Arch arch);
 struct TranslateOptions {
   bool zero_registers = false;      ///< registers read before any write start at 0 (Mesa hosts; seed 002 §3.12)
   bool want_glsl = false;           ///< also produce GLSL (SPIRV-Cross) for reading
-  uint32_t bound_texture_bank = 2;  ///< constant bank of bound-texture handles
+  uint32_t bound_texture_bank = 2;  ///< constant bank of bound-texture handles (SM5x; Turing names the bank)
+  float y_direction = 1.0f;         ///< SR_Y_DIRECTION: +1 for Vulkan's upper-left origin
   /// Constant-bank contents the runtime knows (jump tables of BRX); see sass::sm5x::LowerOptions.
   std::function<std::optional<uint32_t>(uint32_t bank, uint32_t byte_offset)> constant_bank_word;
   spirv::GraphicsOptions backend;   ///< descriptor array sizes, debug names

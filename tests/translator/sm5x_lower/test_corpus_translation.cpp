@@ -57,3 +57,13 @@ TEST_CASE("maxwell and pascal corpus programs translate to valid SPIR-V", "[sm5x
     CHECK(counts.failed == 14);
   }
 }
+
+TEST_CASE("turing corpus programs translate to valid SPIR-V through the SM86 decoder family", "[sm5x_lower]") {
+  if (!fs::exists(corpus_dir("turing"))) FAIL("corpus folder missing: " << corpus_dir("turing"));
+  // Turing compiles the customSampling switch into compare-and-branch chains (no BRX), so all 34 translate
+  // without constant-bank data.
+  const Counts counts = translate_all("turing", kiln::graphics::Arch::sm75);
+  for (const std::string& failure : counts.failures) UNSCOPED_INFO(failure);
+  CHECK(counts.translated == 34);
+  CHECK(counts.failed == 0);
+}

@@ -24,6 +24,12 @@ Lowerer::Lowerer(const Kernel& kernel, std::span<const Instruction> code, const 
   function_.kernel.private_bytes = kernel.local_memory_size;
 }
 
+Lowerer::Lowerer(const Kernel& program, std::span<const Instruction> code, const std::string& file,
+                 const sm5x::ShaderProgramHeader& header, const GraphicsLowerOptions& options)
+    : kernel_(program), header_(&header), graphics_options_(options), code_(code), file_(file), b_(function_) {
+  function_.kernel.name = "main";
+}
+
 void Lowerer::unsupported(const Instruction& instruction, const std::string& what) const {
   throw Error(at_offset(file_, kernel_.code_file_offset + instruction.offset),
               fmt::format("kernel {}: code offset {:#06x}: {} ({:#018x}{:016x}): {}", kernel_.name, instruction.offset,
@@ -119,13 +125,28 @@ ir::ValueId Lowerer::constant_address(const Operand& source, uint32_t extra_offs
   return address;
 }
 
+ir::ValueId Lowerer::load_constant(const Operand& source, ir::MemoryWidth width) {
+  if (!header_) return b_.load(Op::LoadConst, width, constant_address(source, 0));
+  // Graphics stages bind each bank on its own (c[n] = uniform buffer n): 32-bit words, 64 bits as two.
+  if (source.uniform_bank) throw Error("constant banks selected by a uniform register are not translated");
+  ValueId offset = u32(static_cast<uint32_t>(source.value));
+  if (source.base != kRZ) offset = b_.op(Op::IAdd, offset, read_gpr(source.base));
+  const auto bank = static_cast<uint32_t>(source.index);
+  if (width == ir::MemoryWidth::B32) return bank_word(bank, offset);
+  if (width == ir::MemoryWidth::B64) return b_.op(Op::Pack64, bank_word(bank, offset), bank_word(bank, b_.op(Op::IAdd, offset, u32(4))));
+  throw Error("constant loads narrower than 32 bits are not translated in graphics programs");
+}
+
+ir::ValueId Lowerer::bank_word(uint32_t bank, ValueId byte_offset) {
+  return b_.emit(Op::LoadConstBank, Type::U32, {byte_offset}, bank);
+}
+
 ir::ValueId Lowerer::source_bits(const Operand& source) {
   switch (source.kind) {
   case OperandKind::gpr: return read_gpr(static_cast<uint8_t>(source.index));
   case OperandKind::uniform_gpr: return read_uniform(static_cast<uint8_t>(source.index));
   case OperandKind::immediate: return u32(static_cast<uint32_t>(source.value));
-  case OperandKind::constant_buffer:
-    return b_.load(Op::LoadConst, ir::MemoryWidth::B32, constant_address(source, 0));
+  case OperandKind::constant_buffer: return load_constant(source, ir::MemoryWidth::B32);
   default: throw Error(fmt::format("operand kind {} is not a 32-bit source", static_cast<int>(source.kind)));
   }
 }
@@ -142,8 +163,7 @@ ir::ValueId Lowerer::source_u64(const Operand& source) {
   case OperandKind::immediate:
     if (source.immediate_type == ImmediateType::float64_high) return b_.u64(static_cast<uint64_t>(source.value) << 32);
     return b_.u64(static_cast<uint64_t>(source.value));
-  case OperandKind::constant_buffer:
-    return b_.load(Op::LoadConst, ir::MemoryWidth::B64, constant_address(source, 0));
+  case OperandKind::constant_buffer: return load_constant(source, ir::MemoryWidth::B64);
   default: throw Error("operand is not a 64-bit source");
   }
 }
@@ -193,7 +213,7 @@ void Lowerer::lower_instruction(const Instruction& instruction) {
   }
   const auto body = [&] {
     try {
-      if (lower_integer(instruction) || lower_float(instruction) || lower_memory(instruction)) return;
+      if ((header_ && lower_graphics(instruction)) || lower_integer(instruction) || lower_float(instruction) || lower_memory(instruction)) return;
     } catch (const Error& e) {
       if (e.location().file.empty()) unsupported(instruction, e.message());
       throw;
@@ -281,6 +301,12 @@ ir::Function Lowerer::run() {
   std::vector<ir::CfgBlock> blocks(starts.size() + 1);
   blocks[exit_block].exit = ir::CfgBlock::Exit::Return;
   blocks[exit_block].guest_address = code_end;
+  if (header_) { // every EXIT of a graphics program leaves through the fragment output stores
+    ir::Block outputs;
+    b_.set_block(&outputs);
+    store_fragment_outputs();
+    blocks[exit_block].body = std::move(outputs.nodes);
+  }
   for (uint32_t block = 0; block < starts.size(); ++block) {
     const uint64_t end = block + 1 < starts.size() ? starts[block + 1] : code_end;
     ir::Block code;
@@ -323,7 +349,8 @@ ir::Function Lowerer::run() {
           out.target = target;
           out.fallthrough = next;
         } else if (instruction.opcode == Opcode::EXIT) {
-          out.exit = ir::CfgBlock::Exit::Return;
+          if (header_) out.target = exit_block;
+          else out.exit = ir::CfgBlock::Exit::Return;
         } else {
           out.target = target;
         }
@@ -331,8 +358,9 @@ ir::Function Lowerer::run() {
     }
     blocks[block].body = std::move(code.nodes);
   }
-  const std::string where = fmt::format("{}: kernel {}", file_, kernel_.name);
-  if (ir::has_warp_operations(function_, blocks)) {
+  const std::string where = header_ ? file_ : fmt::format("{}: kernel {}", file_, kernel_.name);
+  // Graphics programs shuffle only inside a fragment quad (lower_graphics.cpp), which needs no rounds.
+  if (!header_ && ir::has_warp_operations(function_, blocks)) {
     // Warp operations run in rounds that every invocation takes part in (exited ones and those on the other
     // side of a branch included): see translator/ir/warp_schedule.h.
     ir::schedule_warp_rounds(function_, blocks, [](ir::Builder& b) {
@@ -347,6 +375,15 @@ ir::Function Lowerer::run() {
 
 ir::Function lower_kernel(const Kernel& kernel, std::span<const Instruction> code, const std::string& file) {
   return Lowerer(kernel, code, file).run();
+}
+
+ir::Function lower_graphics_program(std::span<const Instruction> code, const sm5x::ShaderProgramHeader& header,
+                                    const std::string& file, const GraphicsLowerOptions& options) {
+  if (header.stage != sm5x::ShaderStage::vertex && header.stage != sm5x::ShaderStage::pixel) {
+    throw Error(in_file(file), fmt::format("{} programs are not lowered yet", sm5x::stage_name(header.stage)));
+  }
+  const Kernel program{.name = std::string(sm5x::stage_name(header.stage)), .code_file_offset = 0x80};
+  return Lowerer(program, code, file, header, options).run();
 }
 
 ir::Function translate_kernel(const Kernel& kernel, const std::string& file, Architecture architecture) {

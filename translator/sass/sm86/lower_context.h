@@ -9,12 +9,17 @@
 #include "translator/ir/structurize.h"
 #include "translator/sass/sm86/constant_buffer.h"
 #include "translator/sass/sm86/lower.h"
+#include "translator/sass/sm5x/sph.h"
 
 namespace kiln::sass::sm86 {
 
 class Lowerer {
 public:
   Lowerer(const Kernel& kernel, std::span<const Instruction> code, const std::string& file);
+  /// A graphics program (vertex or pixel stage) described by its SPH: stage inputs and outputs instead of a
+  /// kernel's constant-bank layout and thread ids.
+  Lowerer(const Kernel& program, std::span<const Instruction> code, const std::string& file,
+          const sm5x::ShaderProgramHeader& header, const GraphicsLowerOptions& options);
   ir::Function run();
 
 private:
@@ -45,6 +50,8 @@ private:
   ValueId source_f32(const Operand& source);        ///< float with |x| and -x applied
   ValueId source_f64(const Operand& source);
   ValueId constant_address(const Operand& source, uint32_t extra_offset);
+  /// A constant operand's value: the packed kernel buffer (compute) or bank `source.index` (graphics).
+  ValueId load_constant(const Operand& source, ir::MemoryWidth width);
   ValueId to_bits(ValueId float_value);
   ValueId u32(uint32_t value) { return b_.u32(value); }
 
@@ -94,7 +101,20 @@ private:
   ValueId global_address(const Operand& memory, bool extended);
   ValueId shared_address(const Operand& memory);
 
+  // lower_graphics.cpp: stage inputs/outputs, textures, quad operations of graphics programs
+  bool lower_graphics(const Instruction& instruction);
+  void lower_attribute(const Instruction& instruction);
+  void lower_ipa(const Instruction& instruction);
+  void lower_texture(const Instruction& instruction);
+  void lower_quad_shuffle(const Instruction& instruction);
+  void lower_fswzadd(const Instruction& instruction);
+  void store_fragment_outputs();
+  ValueId bank_word(uint32_t bank, ValueId byte_offset);
+  bool fragment() const { return header_ && header_->stage == sm5x::ShaderStage::pixel; }
+
   const Kernel& kernel_;
+  const sm5x::ShaderProgramHeader* header_ = nullptr; ///< set for graphics programs
+  GraphicsLowerOptions graphics_options_;
   ConstantBufferLayout constant_layout_;
   std::span<const Instruction> code_;
   const std::string& file_;

@@ -47,8 +47,13 @@ ir::ValueId Lowerer::round_directed(ValueId rounded, ValueId error, Modifier mod
 void Lowerer::lower_float_arith(const Instruction& instruction, bool is_double) {
   const bool ftz = instruction.has(Modifier::FTZ);
   const auto source = [&](size_t index) { return is_double ? source_f64(operand(instruction, index)) : flush(source_f32(operand(instruction, index)), ftz); };
-  for (Modifier scale : {Modifier::D2, Modifier::D4, Modifier::D8, Modifier::M2, Modifier::M4, Modifier::M8}) {
-    if (instruction.has(scale)) throw Error("FMUL with a result scale is not translated yet");
+  // FMUL's result scale (.D2 = x 0.5 ... .M8 = x 8): a power of two, exact outside the denormal and overflow
+  // ranges, applied to the rounded product as the SM5x lowering does.
+  float scale = 1.0f;
+  static constexpr std::pair<Modifier, float> scales[] = {{Modifier::D2, 0.5f}, {Modifier::D4, 0.25f}, {Modifier::D8, 0.125f},
+                                                          {Modifier::M2, 2.0f}, {Modifier::M4, 4.0f}, {Modifier::M8, 8.0f}};
+  for (const auto& [modifier, factor] : scales) {
+    if (instruction.has(modifier)) scale = factor;
   }
   const ValueId a = source(1), bv = source(2);
   ValueId result;
@@ -103,6 +108,7 @@ void Lowerer::lower_float_arith(const Instruction& instruction, bool is_double) 
     const Modifier mode = instruction.has(Modifier::RZ) ? Modifier::RZ : instruction.has(Modifier::RM) ? Modifier::RM : Modifier::RP;
     result = round_directed(result, error, mode);
   }
+  if (scale != 1.0f) result = b_.op(Op::FMul, result, b_.f32(scale));
   if (instruction.has(Modifier::SAT)) result = b_.op(Op::FSaturate, result);
   result = flush(result, ftz);
   if (is_double) write_pair(operand(instruction, 0), to_bits(result));

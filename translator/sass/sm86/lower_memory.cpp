@@ -267,9 +267,8 @@ bool Lowerer::lower_memory(const Instruction& instruction) {
   case Opcode::ULDC: {
     const Access access = access_of(instruction);
     const Operand& source = operand(instruction, 1);
-    const ValueId address = constant_address(source, 0);
-    if (access.width == MemoryWidth::B64 && access.words == 2) write_pair(operand(instruction, 0), b_.load(Op::LoadConst, MemoryWidth::B64, address));
-    else if (access.words == 1) write_register(operand(instruction, 0), b_.load(Op::LoadConst, access.width, address));
+    if (access.width == MemoryWidth::B64 && access.words == 2) write_pair(operand(instruction, 0), load_constant(source, MemoryWidth::B64));
+    else if (access.words == 1) write_register(operand(instruction, 0), load_constant(source, access.width));
     else throw Error("128-bit constant loads are not translated yet");
     return true;
   }

@@ -1,5 +1,7 @@
 #include "recompiler/analysis/program.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <optional>
 
@@ -14,14 +16,23 @@ using a64::ControlFlow;
 using a64::Instruction;
 using a64::RegKind;
 
-Program::Program(const elf::ElfFile& elf, const a64::Decoder& decoder) : elf_(elf) {
+Program::Program(const elf::ElfFile& elf, const a64::Decoder& decoder, const Hints& hints) : elf_(elf), hints_(hints) {
   decode_code(decoder);
   std::set<uint64_t> primaries = seed_entries();
+  for (const Hints::Function& f : hints_.functions) {
+    if (!is_code(f.address)) throw Error(at_address(elf_.name(), f.address), "a configured function entry is not inside an executable section");
+    primaries.insert(f.address);
+  }
+  for (const auto& [branch, targets] : hints_.jump_tables) {
+    if (!is_code(branch) || !instruction(branch)->decoded || instruction(branch)->opcode != "BR")
+      throw Error(at_address(elf_.name(), branch), "a configured jump table's branch is not a BR instruction");
+  }
   for (int round = 0; round < 64; ++round) {
     build_functions(primaries);
     std::set<uint64_t> added;
     jump_tables_.clear();
     unresolved_.clear();
+    jump_table_issues_.clear();
     for (const Function& f : functions_) scan_function(f, added);
     bool grew = false;
     for (uint64_t a : added) grew |= primaries.insert(a).second;
@@ -29,6 +40,9 @@ Program::Program(const elf::ElfFile& elf, const a64::Decoder& decoder) : elf_(el
   }
   // Secondary entries: targets that land inside another function's body.
   std::set<uint64_t> added;
+  jump_tables_.clear();
+  unresolved_.clear();
+  jump_table_issues_.clear();
   for (const Function& f : functions_) scan_function(f, added);
 }
 
@@ -139,6 +153,11 @@ void Program::build_functions(const std::set<uint64_t>& primaries) {
       f.name = sym->second->name;
       end = std::min(end, f.start + sym->second->size);
     }
+    for (const Hints::Function& hint : hints_.functions)
+      if (hint.address == f.start) {
+        if (!hint.name.empty()) f.name = hint.name;
+        if (hint.size) end = std::min(end, f.start + hint.size);
+      }
     f.end = end;
     functions_.push_back(std::move(f));
   }
@@ -189,6 +208,13 @@ bool same_register(const a64::Register& a, const a64::Register& b) {
 /// GCC's switch lowering: cmp wI, #N; b.hi default; adrp xT, table; add xT, xT, :lo12:table;
 /// ldr{b,h,sw} wE, [xT, wI, uxtw #s]; adr xB, anchor; add xD, xB, wE, sxt{b,h,w} #2; br xD.
 void Program::find_jump_table(const Function& function, uint64_t branch_address) {
+  if (const auto hint = hints_.jump_tables.find(branch_address); hint != hints_.jump_tables.end()) {
+    for (uint64_t target : hint->second)
+      if (target < function.start || target >= function.end)
+        throw Error(at_address(elf_.name(), branch_address), fmt::format("configured jump-table target {:#x} is outside the function [{:#x}, {:#x})", target, function.start, function.end));
+    jump_tables_[branch_address] = JumpTable{branch_address, 0, hint->second};
+    return;
+  }
   const Instruction& br = *instruction(branch_address);
   auto unresolved = [&] { unresolved_.push_back(branch_address); };
   const Instruction* add = nullptr;
@@ -278,7 +304,10 @@ void Program::find_jump_table(const Function& function, uint64_t branch_address)
       else if (width < 64) value &= static_cast<int64_t>((uint64_t{1} << width) - 1);
       const uint64_t target = *anchor + (static_cast<uint64_t>(value) << shift);
       if (target < function.start || target >= function.end || !is_code(target)) {
-        if (bounded || k == 0) return unresolved();
+        if (bounded || k == 0) {
+          jump_table_issues_.push_back({branch_address, *table, fmt::format("case {} targets {:#x}, outside the function [{:#x}, {:#x})", k, target, function.start, function.end)});
+          return unresolved();
+        }
         break;
       }
       jt.targets.push_back(target);
@@ -286,6 +315,8 @@ void Program::find_jump_table(const Function& function, uint64_t branch_address)
   } catch (const Error&) {
     if (bounded || jt.targets.empty()) return unresolved();
   }
+  if (!bounded)
+    jump_table_issues_.push_back({branch_address, *table, fmt::format("unbounded: no bounding CMP in reach; {} cases read while their targets stayed inside the function", jt.targets.size())});
   jump_tables_[branch_address] = std::move(jt);
 }
 

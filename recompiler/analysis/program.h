@@ -27,18 +27,38 @@ struct JumpTable {
   std::vector<uint64_t> targets; ///< one per index
 };
 
+/// What a porter tells analysis (games/<title>/kiln.toml): entries it cannot find, sizes, names, jump tables.
+struct Hints {
+  struct Function {
+    uint64_t address = 0;
+    uint64_t size = 0; ///< 0: analysis finds the end
+    std::string name;
+  };
+  std::vector<Function> functions;
+  std::map<uint64_t, std::vector<uint64_t>> jump_tables; ///< BR address -> case targets in index order
+};
+
+/// A jump table analysis recognised but could not bound safely (for the discovery report).
+struct JumpTableIssue {
+  uint64_t branch = 0;
+  uint64_t table = 0;
+  std::string problem; ///< "unbounded: ..." or "case N targets 0x... outside the function"
+};
+
 struct CodeRange {
   uint64_t start = 0, end = 0;
 };
 
 class Program {
 public:
-  Program(const elf::ElfFile& elf, const a64::Decoder& decoder);
+  Program(const elf::ElfFile& elf, const a64::Decoder& decoder, const Hints& hints = {});
 
   const elf::ElfFile& elf() const { return elf_; }
   const std::vector<Function>& functions() const { return functions_; }
   const std::map<uint64_t, JumpTable>& jump_tables() const { return jump_tables_; }
   const std::vector<uint64_t>& unresolved_indirect_branches() const { return unresolved_; }
+  const std::vector<JumpTableIssue>& jump_table_issues() const { return jump_table_issues_; }
+  const std::vector<CodeRange>& code_ranges() const { return ranges_; }
   /// The decoded instruction at `address` (must be inside a code range).
   const a64::Instruction* instruction(uint64_t address) const;
   bool is_code(uint64_t address) const;
@@ -55,11 +75,13 @@ private:
   void find_jump_table(const Function& function, uint64_t branch_address);
 
   const elf::ElfFile& elf_;
+  Hints hints_;
   std::vector<CodeRange> ranges_;
   std::vector<std::vector<a64::Instruction>> code_; ///< per range, one per word
   std::vector<Function> functions_;
   std::map<uint64_t, JumpTable> jump_tables_;
   std::vector<uint64_t> unresolved_;
+  std::vector<JumpTableIssue> jump_table_issues_;
 };
 
 } // namespace kiln::analysis

@@ -19,6 +19,19 @@ inline void execute(Opcode op, Cpu& c, Bus& bus, uint32_t word, uint32_t pc) {
   raise_exception(c, ExceptionCode::reserved_instruction, word, pc);
 }
 
+/// The pipeline rules around a delay slot, shared by step() and recompiled code: the branch issued by the
+/// previous instruction becomes the one whose slot runs now ...
+inline void begin_delay_slot(Cpu& c) {
+  c.delay = c.branch;
+  c.branch = PendingBranch{};
+}
+/// ... and once the slot has run, it is over: the caller goes to the target when `taken`.
+inline PendingBranch end_delay_slot(Cpu& c) {
+  const PendingBranch done = c.delay;
+  c.delay = PendingBranch{};
+  return done;
+}
+
 /// Executes the instruction at c.pc (already decoded): afterwards PC is the next instruction to run (the
 /// branch target once a delay slot has run, the vector after an exception), the load issued by the previous
 /// instruction has landed unless this one overwrote its register, and c.branch / c.load describe what is
@@ -26,13 +39,12 @@ inline void execute(Opcode op, Cpu& c, Bus& bus, uint32_t word, uint32_t pc) {
 template <class Bus>
 inline void step(Cpu& c, Bus& bus, Opcode op, uint32_t word) {
   const uint32_t pc = c.pc;
-  c.delay = c.branch;
-  c.branch = PendingBranch{};
+  begin_delay_slot(c);
   c.exception_taken = false;
   execute(op, c, bus, word, pc);
   if constexpr (Bus::variant == Variant::r3000) retire_load(c);
-  if (!c.exception_taken) c.pc = (c.delay.slot && c.delay.taken) ? c.delay.target : pc + 4;
-  c.delay = PendingBranch{};
+  const PendingBranch delay = end_delay_slot(c);
+  if (!c.exception_taken) c.pc = (delay.slot && delay.taken) ? delay.target : pc + 4;
 }
 
 } // namespace kiln::r3000

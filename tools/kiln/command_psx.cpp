@@ -1,20 +1,113 @@
 // `kiln psx ...`: PlayStation tools.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <unordered_map>
 
+#include "recompiler/core/recompile.h"
+#include "recompiler/emit/mips/psx_project.h"
+#include "recompiler/isa/mips/encoding_table.h"
+#include "recompiler/loaders/psxexe/psx_exe.h"
+#include "runtime/base/error.h"
 #include "runtime/base/file_writer.h"
 #include "runtime/base/log.h"
 #include "runtime/base/png_image.h"
 #include "runtime/gpu/psx/display.h"
 #include "runtime/gpu/psx/gpu.h"
 #include "runtime/gpu/psx/replay.h"
+#include "runtime/core/r3000_step.h"
+#include "runtime/platform/psx/run.h"
 #include "tools/kiln/command_registry.h"
 
 namespace {
 
+/// The reference the recompiled program is compared with: the same semantics one instruction at a time
+/// (runtime/core/r3000_step.h), decoded from RAM through kiln's encoding table.
+void interpret(kiln::psx::Machine& m) {
+  kiln::psx::Bus bus{m};
+  std::unordered_map<uint32_t, kiln::r3000::Opcode> decoded;
+  for (;;) {
+    if (m.enter_hle(m.cpu.pc)) continue;
+    const uint32_t pc = m.cpu.pc;
+    if (pc & 3) throw kiln::Error(fmt::format("psx: instruction fetch from the unaligned address {:#010x}", pc));
+    if (!m.direct(pc)) throw kiln::Error(fmt::format("psx: control reached {:#010x}, which is not RAM", pc));
+    const uint32_t word = m.read32(pc);
+    auto it = decoded.find(word);
+    if (it == decoded.end()) {
+      const kiln::mips::Encoding* row = kiln::mips::match_encoding(word, kiln::r3000::Variant::r3000);
+      if (!row) throw kiln::Error(fmt::format("psx: unknown instruction {:08x} at {:#010x}", word, pc));
+      it = decoded.emplace(word, row->opcode).first;
+    }
+    kiln::r3000::step(m.cpu, bus, it->second, word);
+    if (m.cpu.exception_taken) m.handle_exception(pc);
+  }
+}
+
+kiln::psx::ProgramImage image_of(const kiln::psx::PsxExe& exe) {
+  return kiln::psx::ProgramImage{exe.pc0, exe.gp0, exe.text_address, exe.bss_address, exe.bss_size,
+                                 exe.has_stack() ? exe.initial_sp() : 0, exe.text};
+}
+
+/// A PS-X EXE around a flat binary (as `objcopy -O binary` writes it): header fields from psx-spx.
+std::vector<uint8_t> make_exe(const std::vector<uint8_t>& text, uint32_t address, uint32_t entry, uint32_t stack) {
+  const size_t padded = (text.size() + 0x7FF) & ~size_t{0x7FF};
+  std::vector<uint8_t> exe(0x800 + padded, 0);
+  auto put32 = [&](size_t at, uint32_t v) { for (int i = 0; i < 4; ++i) exe[at + i] = static_cast<uint8_t>(v >> (8 * i)); };
+  const std::string_view magic = "PS-X EXE", region = "Sony Computer Entertainment Inc. for North America area";
+  std::copy(magic.begin(), magic.end(), exe.begin());
+  put32(0x10, entry);
+  put32(0x18, address);
+  put32(0x1C, static_cast<uint32_t>(padded));
+  put32(0x30, stack);
+  std::copy(region.begin(), region.end(), exe.begin() + 0x4C);
+  std::copy(text.begin(), text.end(), exe.begin() + 0x800);
+  return exe;
+}
+
+uint32_t parse_address(const std::string& text, const char* what) {
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
+  if (text.empty() || *end != 0 || v > 0xFFFFFFFFull) throw kiln::Error(fmt::format("{}: '{}' is not a 32-bit address", what, text));
+  return static_cast<uint32_t>(v);
+}
+
 void setup_psx_commands(CLI::App& root) {
-  CLI::App& psx = kiln::cli::command_group(root, "psx", "PlayStation: GPU replay");
+  CLI::App& psx = kiln::cli::command_group(root, "psx", "PlayStation: run programs, build PS-X EXEs, GPU replay");
+
+  auto* run = psx.add_subcommand("run", "run a PS-X EXE in kiln's interpreter (the reference for recompiled programs)");
+  static std::string run_exe;
+  static kiln::psx::RunOptions run_options;
+  run->add_option("EXE", run_exe, "PS-X EXE")->required();
+  run->add_option("--frames", run_options.frames, "stop after N frames (VBLANKs)");
+  run->add_option("--frame-prefix", run_options.frame_prefix, "write each frame's displayed area to PREFIX000.png ...");
+  run->add_option("--vram", run_options.vram_out, "VRAM dump at the end (1 MiB)");
+  run->add_option("--trace", run_options.trace_out, "one line per BIOS call and per frame");
+  run->add_option("--state", run_options.state_out, "registers and RAM/VRAM hashes at the end");
+  run->callback([] {
+    const kiln::psx::PsxExe exe = kiln::psx::load_psx_exe(run_exe);
+    const int code = kiln::psx::run(image_of(exe), run_options, interpret);
+    std::fflush(stdout);
+    if (code != 0) std::exit(code);
+  });
+
+  auto* make = psx.add_subcommand("make-exe", "wrap a flat binary (objcopy -O binary) into a PS-X EXE");
+  static std::string make_in, make_out, make_address = "0x80010000", make_entry, make_stack = "0x801FFF00";
+  make->add_option("BINARY", make_in, "flat binary loaded at --address")->required();
+  make->add_option("-o,--output", make_out, "PS-X EXE to write")->required();
+  make->add_option("--address", make_address, "load address")->capture_default_str();
+  make->add_option("--entry", make_entry, "entry point (default: the load address)");
+  make->add_option("--stack", make_stack, "initial stack pointer")->capture_default_str();
+  make->callback([] {
+    const uint32_t address = parse_address(make_address, "--address");
+    const uint32_t entry = make_entry.empty() ? address : parse_address(make_entry, "--entry");
+    const std::vector<uint8_t> exe = make_exe(kiln::read_file(make_in), address, entry, parse_address(make_stack, "--stack"));
+    kiln::psx::parse_psx_exe(exe, make_out); // the loader's checks apply to what we write
+    kiln::write_file_if_changed(make_out, std::span<const uint8_t>(exe));
+  });
 
   auto* replay = psx.add_subcommand(
       "gpu-replay", "feed GP0/GP1 words (text, one `GP0 1234ABCD` or `GP1 ...` per line) to the GPU alone and dump VRAM");
@@ -46,3 +139,23 @@ void setup_psx_commands(CLI::App& root) {
 } // namespace
 
 KILN_REGISTER_COMMAND("psx", setup_psx_commands);
+
+/// `kiln recompile --platform psx` (dispatched from command_recompile.cpp).
+void recompile_psx_command(const std::string& input, const std::string& output, bool list_untranslated) {
+  const auto started = std::chrono::steady_clock::now();
+  kiln::mips::PsxRecompileOptions options;
+  options.input = input;
+  options.output = output;
+  options.source_root = kiln::recompiler::source_root();
+  const kiln::mips::PsxRecompileReport r = kiln::mips::recompile_psx(options);
+  fmt::print("recompiled {}: {} functions, {} instructions, {} jump tables, {} unresolved indirect jumps, {} untranslated "
+             "instructions; {} files written, {} unchanged; {:.2f} s\n",
+             input, r.functions, r.instructions, r.jump_tables, r.unresolved_jumps.size(), r.untranslated.size(), r.files_written,
+             r.files_unchanged, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  const size_t shown = list_untranslated ? r.untranslated.size() : std::min<size_t>(r.untranslated.size(), 10);
+  for (size_t i = 0; i < shown; ++i)
+    fmt::print("  untranslated {:#010x} {:08x} {} (in f_{:08x})\n", r.untranslated[i].address, r.untranslated[i].word, r.untranslated[i].why,
+               r.untranslated[i].function);
+  if (shown < r.untranslated.size()) fmt::print("  ... {} more (--list-untranslated shows all; each stops the program if reached)\n", r.untranslated.size() - shown);
+  std::fflush(stdout);
+}

@@ -1,0 +1,185 @@
+#include "recompiler/emit/mips/function_discovery.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "runtime/base/error.h"
+#include "runtime/core/r3000_ops.h"
+
+namespace kiln::mips {
+namespace {
+
+constexpr unsigned ra = 31;
+constexpr unsigned jump_table_window = 16; ///< instructions searched before a JR for the table's address
+constexpr size_t max_table_entries = 1024;
+
+bool is_jr_ra(const Instruction& i) { return i.decoded && i.opcode == Opcode::jr && r3000::field_rs(i.word) == ra; }
+bool is_transfer(const Instruction& i) {
+  if (!i.decoded) return false;
+  const Flow f = i.encoding().flow;
+  return f == Flow::jump || f == Flow::branch || f == Flow::call || f == Flow::jump_register || f == Flow::call_register;
+}
+} // namespace
+
+bool is_branch_and_link(const Instruction& i) {
+  return i.decoded && i.opcode == Opcode::bcondz && (r3000::field_rt(i.word) & 0x1E) == 0x10;
+}
+bool is_unconditional(const Instruction& i) {
+  return i.opcode == Opcode::j || (i.opcode == Opcode::beq && r3000::field_rs(i.word) == r3000::field_rt(i.word));
+}
+
+
+uint32_t static_target(const Instruction& i) {
+  if (i.opcode == Opcode::j || i.opcode == Opcode::jal) return r3000::jump_target(i.word, i.address + 4);
+  return r3000::branch_target(i.word, i.address + 4);
+}
+
+ProgramImage::ProgramImage(std::vector<uint8_t> text, uint32_t base, uint32_t entry, const Decoder& decoder, std::string name)
+    : text_(std::move(text)), base_(base), entry_(entry), name_(std::move(name)) {
+  if (!contains(entry)) throw Error(at_address(name_, entry), "the entry point is outside the text");
+  for (uint32_t a = base_; a < end(); a += 4) instructions_.push_back(decoder.decode(word(a), a));
+  discover();
+}
+
+uint32_t ProgramImage::word(uint32_t address) const {
+  uint32_t w;
+  std::memcpy(&w, &text_[address - base_], 4);
+  return w;
+}
+
+bool ProgramImage::is_delay_slot(uint32_t address) const {
+  return address - 4 >= base_ && contains(address - 4) && is_transfer(instruction(address - 4));
+}
+
+const Function* ProgramImage::function_at(uint32_t address) const {
+  auto it = std::upper_bound(functions_.begin(), functions_.end(), address, [](uint32_t a, const Function& f) { return a < f.start; });
+  if (it == functions_.begin()) return nullptr;
+  --it;
+  return address < it->end ? &*it : nullptr;
+}
+
+void ProgramImage::rebuild_functions() {
+  functions_.clear();
+  for (auto it = starts_.begin(); it != starts_.end(); ++it) {
+    const auto next = std::next(it);
+    functions_.push_back(Function{*it, next == starts_.end() ? end() : *next});
+  }
+}
+
+void ProgramImage::discover() {
+  starts_.insert(entry_);
+  for (const Instruction& i : instructions_)
+    if (i.decoded && (i.opcode == Opcode::jal || is_branch_and_link(i)) && contains(static_target(i)) &&
+        !is_delay_slot(static_target(i)))
+      starts_.insert(static_target(i));
+  for (int round = 0; round < 16; ++round) {
+    const size_t before = starts_.size();
+    rebuild_functions();
+    resolve_jump_tables();
+    // Static branches and jumps that leave their function become tail calls: their targets start functions.
+    for (const Function& f : functions_) {
+      for (uint32_t a = f.start; a < f.end; a += 4) {
+        const Instruction& i = instruction(a);
+        if (!i.decoded) continue;
+        const Flow flow = i.encoding().flow;
+        if (flow != Flow::jump && flow != Flow::branch) continue;
+        const uint32_t t = static_target(i);
+        if (contains(t) && (t < f.start || t >= f.end) && !is_delay_slot(t)) starts_.insert(t);
+      }
+    }
+    for (const auto& [jr, table] : jump_tables_) {
+      const Function* f = function_at(jr);
+      for (uint32_t t : table.targets)
+        if (f && (t < f->start || t >= f->end)) starts_.insert(t);
+    }
+    add_code_pointers();
+    if (starts_.size() == before) break;
+  }
+  rebuild_functions();
+  resolve_jump_tables();
+}
+
+void ProgramImage::add_code_pointers() {
+  // Code ends where the last function reached so far ends its last JR $ra; beyond it lies data (GNU ld puts
+  // .rodata and .data after .text), whose string addresses must not become functions.
+  uint32_t code_end = base_;
+  for (uint32_t a = base_; a < end(); a += 4)
+    if (a >= *starts_.begin() && is_jr_ra(instruction(a))) {
+      const Function* f = function_at(a);
+      if (f) code_end = std::max(code_end, a + 8);
+    }
+  auto plausible = [&](uint32_t t) {
+    if (!contains(t) || (t & 3) || is_delay_slot(t) || starts_.count(t)) return false;
+    if (t < code_end) return true;
+    // Past the known code: only where a function would start after another (JR $ra; slot) or after padding.
+    const bool after_return = t >= base_ + 8 && is_jr_ra(instruction(t - 8));
+    return (after_return || word(t - 4) == 0) && instruction(t).decoded;
+  };
+  std::set<uint32_t> found;
+  for (uint32_t a = base_; a < end(); a += 4) {
+    const uint32_t w = word(a);
+    if (!table_words_.count(a) && plausible(w)) found.insert(w);
+    const Instruction& i = instruction(a);
+    if (i.decoded && i.opcode == Opcode::lui) { // LUI rt, hi followed (within a few instructions) by ADDIU rt, rt, lo
+      for (uint32_t b = a + 4; b < std::min(end(), a + 4 * 8); b += 4) {
+        const Instruction& k = instruction(b);
+        if (!k.decoded || k.opcode != Opcode::addiu || r3000::field_rs(k.word) != r3000::field_rt(i.word)) continue;
+        const uint32_t value = (r3000::field_imm(i.word) << 16) + r3000::field_simm(k.word);
+        if (plausible(value)) found.insert(value);
+        break;
+      }
+    }
+  }
+  starts_.insert(found.begin(), found.end());
+}
+
+void ProgramImage::resolve_jump_tables() {
+  jump_tables_.clear();
+  table_words_.clear();
+  unresolved_jumps_.clear();
+  for (const Function& f : functions_) {
+    for (uint32_t a = f.start; a < f.end; a += 4) {
+      const Instruction& jr = instruction(a);
+      if (!jr.decoded || jr.opcode != Opcode::jr || r3000::field_rs(jr.word) == ra) continue;
+      // GCC: sltiu t, index, N ... lui base, %hi(table) [addiu base, base, %lo(table)] ... lw target, %lo(base) ... jr target
+      uint32_t hi = 0, lo_add = 0, lo_load = 0, count = 0;
+      bool have_hi = false, have_add = false, have_load = false;
+      for (uint32_t n = 1; n <= jump_table_window && a - 4 * n >= f.start; ++n) {
+        const Instruction& k = instruction(a - 4 * n);
+        if (!k.decoded) break;
+        if (k.opcode == Opcode::lw && !have_load) { lo_load = r3000::field_simm(k.word); have_load = true; }
+        if (k.opcode == Opcode::addiu && !have_hi && !have_add) { lo_add = r3000::field_simm(k.word); have_add = true; }
+        if (k.opcode == Opcode::lui && !have_hi) { hi = r3000::field_imm(k.word) << 16; have_hi = true; }
+        if (k.opcode == Opcode::sltiu && count == 0) count = r3000::field_imm(k.word);
+      }
+      JumpTable table;
+      table.jump_address = a;
+      if (have_hi && have_load) {
+        for (uint32_t base : {hi + lo_add + lo_load, hi + lo_load}) {
+          if (!contains(base) || (base & 3)) continue;
+          std::vector<uint32_t> targets;
+          for (uint32_t e = base; contains(e) && targets.size() < (count ? count : max_table_entries); e += 4) {
+            const uint32_t t = word(e);
+            if (!contains(t) || (t & 3)) break;
+            if (!count && (t < f.start || t >= f.end)) break; // no bound known: entries while they stay inside
+            targets.push_back(t);
+          }
+          if (!targets.empty() && (!count || targets.size() == count)) {
+            table.table_address = base;
+            table.targets = std::move(targets);
+            break;
+          }
+          if (!have_add) break;
+        }
+      }
+      if (table.targets.empty()) {
+        unresolved_jumps_.push_back(a);
+        continue;
+      }
+      for (size_t e = 0; e < table.targets.size(); ++e) table_words_.insert(table.table_address + 4 * static_cast<uint32_t>(e));
+      jump_tables_[a] = std::move(table);
+    }
+  }
+}
+
+} // namespace kiln::mips

@@ -1,0 +1,223 @@
+#include "recompiler/emit/mips/function_writer.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "runtime/core/r3000_ops.h"
+
+namespace kiln::mips {
+namespace {
+
+const char* semantics_name(Opcode op) {
+  switch (op) {
+#define KILN_MIPS_NAME_CASE(name) case Opcode::name: return #name;
+    KILN_R3000_INSTRUCTIONS(KILN_MIPS_NAME_CASE)
+#undef KILN_MIPS_NAME_CASE
+    case Opcode::count: break;
+  }
+  return "?";
+}
+
+/// Instructions that can raise an exception (then the platform answers it or stops).
+bool can_raise(Opcode op) {
+  switch (op) {
+    case Opcode::add: case Opcode::addi: case Opcode::sub: case Opcode::syscall: case Opcode::break_:
+    case Opcode::lb: case Opcode::lbu: case Opcode::lh: case Opcode::lhu: case Opcode::lw:
+    case Opcode::sb: case Opcode::sh: case Opcode::sw:
+    case Opcode::mfc2: case Opcode::cfc2: case Opcode::mtc2: case Opcode::ctc2: case Opcode::cop2:
+    case Opcode::lwc2: case Opcode::swc2:
+      return true;
+    default: return false;
+  }
+}
+
+bool is_transfer(const Instruction& i) {
+  if (!i.decoded) return false;
+  const Flow f = i.encoding().flow;
+  return f != Flow::none && f != Flow::trap;
+}
+
+std::string escape(std::string_view text) {
+  std::string s;
+  for (char ch : text) {
+    if (ch == '"' || ch == '\\') s += '\\';
+    s += ch;
+  }
+  return s;
+}
+
+class Writer {
+public:
+  Writer(const ProgramImage& image, const Function& f, std::string& out, std::vector<UntranslatedWord>& untranslated)
+      : image_(image), f_(f), out_(out), untranslated_(untranslated) {}
+
+  size_t write() {
+    explore();
+    out_ += fmt::format("void {}(kiln::psx::Machine& m) {{\n  kiln::r3000::Cpu& c = m.cpu;\n  kiln::psx::Bus bus{{m}};\n",
+                        host_function_name(f_.start));
+    size_t count = 0;
+    for (uint32_t a : standalone_) {
+      if (labels_.count(a)) out_ += fmt::format("L_{:08x}:\n", a);
+      count += emit_at(a);
+    }
+    out_ += "}\n\n";
+    return count;
+  }
+
+private:
+  bool inside(uint32_t a) const { return a >= f_.start && a < f_.end; }
+
+  /// The instructions reachable from the start without leaving the function; labels for branch targets.
+  void explore() {
+    std::vector<uint32_t> work{f_.start};
+    labels_.insert(f_.start);
+    auto reach = [&](uint32_t a, bool label) {
+      if (!inside(a)) return;
+      if (label) labels_.insert(a);
+      if (!standalone_.count(a)) work.push_back(a);
+    };
+    while (!work.empty()) {
+      const uint32_t a = work.back();
+      work.pop_back();
+      if (!inside(a) || !standalone_.insert(a).second) continue;
+      const Instruction& i = image_.instruction(a);
+      if (!i.decoded) continue;
+      const Flow flow = i.encoding().flow;
+      if (!is_transfer(i)) { reach(a + 4, false); continue; }
+      if (flow == Flow::branch || flow == Flow::jump) reach(static_target(i), true);
+      if (flow == Flow::jump_register) {
+        if (auto t = image_.jump_tables().find(a); t != image_.jump_tables().end())
+          for (uint32_t target : t->second.targets) reach(target, true);
+      }
+      const bool falls_through = flow == Flow::call || flow == Flow::call_register || (flow == Flow::branch && !is_unconditional(i));
+      if (falls_through) reach(a + 8, true); // a label: the delay slot sits between
+    }
+  }
+
+  std::string op(const Instruction& i) const {
+    return fmt::format("kiln::r3000::{}(c, bus, {:#010x}u, {:#010x}u); kiln::r3000::retire_load(c);", semantics_name(i.opcode),
+                       i.word, i.address);
+  }
+
+  void untranslatable(uint32_t a, uint32_t word, const std::string& why) {
+    untranslated_.push_back(UntranslatedWord{a, word, why, f_.start});
+    out_ += fmt::format("  kiln::psx::untranslated(m, {:#010x}u, {:#010x}u, \"{}\");\n", a, word, escape(why));
+  }
+
+  /// Control leaves for `target` (a tail call to another function, or through the table), then this returns.
+  std::string leave_for(uint32_t target) const {
+    if (image_.is_function_start(target))
+      return fmt::format("{{ c.pc = {:#010x}u; {}(m); return; }}", target, host_function_name(target));
+    return fmt::format("{{ c.pc = {:#010x}u; kiln::psx::call_guest(m, {:#010x}u); return; }}", target, target);
+  }
+  std::string call(uint32_t target, uint32_t call_address) const {
+    const std::string callee = image_.is_function_start(target) ? fmt::format("{}(m)", host_function_name(target))
+                                                                : fmt::format("kiln::psx::call_guest(m, {:#010x}u)", target);
+    return fmt::format("c.pc = {:#010x}u; {}; kiln::psx::check_return(m, {:#010x}u, {:#010x}u);", target, callee, call_address,
+                       call_address + 8);
+  }
+
+  size_t emit_at(uint32_t a) {
+    const Instruction& i = image_.instruction(a);
+    out_ += fmt::format("  // {:08x}: {}\n", a, i.text);
+    if (!i.decoded) {
+      untranslatable(a, i.word, i.text);
+      return 1;
+    }
+    if (!is_transfer(i)) {
+      out_ += "  " + op(i);
+      if (can_raise(i.opcode)) out_ += fmt::format(" if (c.exception_taken) [[unlikely]] kiln::psx::resume_after_exception(m, {:#010x}u);", a);
+      out_ += "\n";
+      if (!inside(a + 4) || !standalone_.count(a + 4)) fall_out(a + 4);
+      return 1;
+    }
+    // A transfer: the instruction, its delay slot, then the move.
+    const uint32_t slot_address = a + 4;
+    if (!image_.contains(slot_address)) {
+      untranslatable(a, i.word, "the delay slot lies outside the program");
+      return 1;
+    }
+    const Instruction& slot = image_.instruction(slot_address);
+    out_ += "  { " + op(i) + "\n";
+    out_ += fmt::format("    // {:08x}: {} (delay slot)\n", slot_address, slot.text);
+    if (!slot.decoded) {
+      untranslatable(slot_address, slot.word, slot.text);
+    } else if (is_transfer(slot)) {
+      untranslatable(slot_address, slot.word, "a jump or branch in a delay slot is not supported by the recompiler");
+    } else {
+      out_ += "    kiln::r3000::begin_delay_slot(c); " + op(slot);
+      if (can_raise(slot.opcode))
+        out_ += fmt::format(" if (c.exception_taken) [[unlikely]] kiln::psx::resume_after_exception(m, {:#010x}u);", slot_address);
+      out_ += "\n";
+    }
+    out_ += "    const kiln::r3000::PendingBranch b_ = kiln::r3000::end_delay_slot(c);\n    ";
+    const Flow flow = i.encoding().flow;
+    const uint32_t next = a + 8;
+    switch (flow) {
+      case Flow::branch:
+      case Flow::jump: {
+        const uint32_t t = static_target(i);
+        const std::string go = inside(t) && standalone_.count(t) ? fmt::format("goto L_{:08x};", t) : leave_for(t);
+        if (is_branch_and_link(i)) out_ += fmt::format("if (b_.taken) {{ {} }}", call(t, a));
+        else if (is_unconditional(i)) out_ += go;
+        else out_ += fmt::format("if (b_.taken) {}", go);
+        out_ += " (void)b_; }\n";
+        if (is_unconditional(i)) return 2;
+        break;
+      }
+      case Flow::call: out_ += call(static_target(i), a) + " (void)b_; }\n"; break;
+      case Flow::call_register:
+        out_ += fmt::format("c.pc = b_.target; kiln::psx::call_guest(m, b_.target); kiln::psx::check_return(m, {:#010x}u, {:#010x}u); }}\n",
+                            a, next);
+        break;
+      case Flow::jump_register: {
+        if (r3000::field_rs(i.word) == 31) {
+          out_ += "c.pc = b_.target; return; }\n"; // a return: the caller checks where it lands
+          return 2;
+        }
+        if (auto t = image_.jump_tables().find(a); t != image_.jump_tables().end()) {
+          out_ += "switch (b_.target) {\n";
+          std::set<uint32_t> seen;
+          for (uint32_t target : t->second.targets) {
+            if (!seen.insert(target).second) continue;
+            out_ += fmt::format("      case {:#010x}u: ", target);
+            out_ += inside(target) && standalone_.count(target) ? fmt::format("goto L_{:08x};\n", target) : leave_for(target) + "\n";
+          }
+          out_ += "      default: break;\n    }\n    ";
+        }
+        out_ += "c.pc = b_.target; kiln::psx::call_guest(m, b_.target); return; }\n";
+        return 2;
+      }
+      default: break;
+    }
+    if (!inside(next) || !standalone_.count(next)) fall_out(next);
+    return 2;
+  }
+
+  /// Execution continues at `next`, which this function does not hold: a tail call (functions that fall into
+  /// the next one), unless nothing flows there.
+  void fall_out(uint32_t next) {
+    if (inside(next) && standalone_.count(next)) return;
+    if (inside(next)) return; // unreachable continuation (e.g. after a call that never returns)
+    out_ += "  " + leave_for(next) + "\n";
+  }
+
+  const ProgramImage& image_;
+  const Function& f_;
+  std::string& out_;
+  std::vector<UntranslatedWord>& untranslated_;
+  std::set<uint32_t> standalone_; ///< reachable instructions that start a step (not only a delay slot)
+  std::set<uint32_t> labels_;
+};
+
+} // namespace
+
+std::string host_function_name(uint32_t address) { return fmt::format("f_{:08x}", address); }
+
+size_t write_function(const ProgramImage& image, const Function& function, std::string& out,
+                      std::vector<UntranslatedWord>& untranslated) {
+  return Writer(image, function, out, untranslated).write();
+}
+
+} // namespace kiln::mips

@@ -1,0 +1,21 @@
+#pragma once
+// One guest function as C++: every instruction a call to its semantics in runtime/core/r3000_ops.h with the word
+// and address as constants, the R3000 pipeline around it (retire_load after each instruction, the delay slot
+// run between a branch and its transfer), gotos inside the function, host calls for JAL and tail calls.
+#include <string>
+#include <vector>
+
+#include "recompiler/emit/mips/function_discovery.h"
+#include "recompiler/emit/mips/psx_project.h"
+
+namespace kiln::mips {
+
+/// The host name of the function starting at `address`.
+std::string host_function_name(uint32_t address);
+
+/// Appends the C++ of `function` to `out`; untranslatable words are reported in `untranslated` and compiled
+/// to a call that stops the program naming them. Returns the number of instructions emitted.
+size_t write_function(const ProgramImage& image, const Function& function, std::string& out,
+                      std::vector<UntranslatedWord>& untranslated);
+
+} // namespace kiln::mips

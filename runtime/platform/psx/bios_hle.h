@@ -1,0 +1,49 @@
+#pragma once
+// The BIOS functions homebrew calls, answered in C++ (psx-spx "BIOS Function Summary"): a program calls
+// A(nn)/B(nn)/C(nn) by jumping to A0h/B0h/C0h with the function number in $t1 and arguments in $a0..$a3 (more on
+// the stack from $sp+10h). Unknown calls are reported once each with their table and number and return 0.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kiln::psx {
+
+class Machine;
+
+class Bios {
+public:
+  /// Runs function `number` of table 'A', 'B' or 'C'; the result goes to $v0. Throws ProgramStop for exit().
+  void call(Machine& m, char table, uint32_t number);
+
+  /// printf as the BIOS formats it (%d %i %u %x %X %o %c %s %p %%, flags -0+ space #, width, precision, l/h),
+  /// reading the format and strings from guest memory and arguments through `argument(i)`.
+  static std::string format(Machine& m, uint32_t format_address, const std::function<uint32_t(unsigned)>& argument);
+
+  struct Event {
+    uint32_t class_ = 0, spec = 0, mode = 0, handler = 0;
+    bool open = false, enabled = false, ready = false;
+  };
+
+private:
+  bool call_a(Machine& m, uint32_t number);
+  bool call_b(Machine& m, uint32_t number);
+  bool call_c(Machine& m, uint32_t number);
+  void print_string(Machine& m, uint32_t address, bool newline);
+
+  // Heap (InitHeap/malloc/free/calloc/realloc): first fit over the area InitHeap gave.
+  uint32_t allocate(uint32_t size);
+  void release(uint32_t address);
+  uint32_t heap_start_ = 0, heap_end_ = 0;
+  std::map<uint32_t, uint32_t> allocated_; ///< address -> size
+  std::map<uint32_t, uint32_t> free_;      ///< address -> size
+
+  std::vector<Event> events_;
+  std::vector<std::pair<uint32_t, uint32_t>> interrupt_handlers_; ///< SysEnqIntRP: (priority, struct address)
+  uint32_t rand_state_ = 0x24040001u;
+  std::set<std::pair<char, uint32_t>> reported_;
+};
+
+} // namespace kiln::psx

@@ -1,0 +1,65 @@
+#include "runtime/platform/psx/recompiled.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "runtime/base/error.h"
+#include "runtime/platform/psx/run.h"
+
+namespace kiln::psx {
+namespace {
+const RecompiledProgram* installed = nullptr;
+}
+
+void install(const RecompiledProgram& program) { installed = &program; }
+
+void call_guest(Machine& m, uint32_t address) {
+  if (m.enter_hle(address)) return;
+  if (installed) {
+    // Code runs from KSEG0 normally; the same RAM through KUSEG or KSEG1 is the same code.
+    const uint32_t kseg0 = physical_address(address) < ram_mirror_span ? (address & 0x1FFFFFFFu) | 0x80000000u : address;
+    const FunctionEntry* end = installed->functions + installed->count;
+    for (uint32_t candidate : {address, kseg0}) {
+      const FunctionEntry* it = std::lower_bound(installed->functions, end, candidate,
+                                                 [](const FunctionEntry& e, uint32_t a) { return e.address < a; });
+      if (it != end && it->address == candidate) {
+        m.cpu.pc = candidate;
+        it->function(m);
+        return;
+      }
+    }
+  }
+  throw Error(fmt::format("psx: control reached guest address {:#010x}, which was not recompiled", address));
+}
+
+void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t expected) {
+  throw Error(fmt::format("psx: the call at {:#010x} returned to {:#010x} instead of {:#010x}; recompiled code "
+                          "cannot follow a return to another address",
+                          call_address, m.cpu.pc, expected));
+}
+
+void resume_after_exception(Machine& m, uint32_t pc) {
+  m.handle_exception(pc);
+  if (m.cpu.pc != pc + 4)
+    throw Error(fmt::format("psx: the exception at {:#010x} resumed at {:#010x}, which recompiled code cannot follow", pc, m.cpu.pc));
+}
+
+void untranslated(Machine&, uint32_t address, uint32_t word, const char* why) {
+  throw Error(fmt::format("psx: reached the untranslated instruction {:08x} at {:#010x}: {}", word, address, why));
+}
+
+int run_recompiled(const RecompiledProgram& program, int argc, char** argv) {
+  try {
+    install(program);
+    const RunOptions options = parse_run_options(std::vector<std::string>(argv + 1, argv + argc));
+    return run(program.image, options, [](Machine& m) { call_guest(m, m.cpu.pc); });
+  } catch (const Error& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "kiln: error: %s\n", e.what());
+    return 1;
+  }
+}
+
+} // namespace kiln::psx

@@ -1,0 +1,41 @@
+#pragma once
+// What recompiled PS1 code calls besides the instruction semantics: the address -> function table for
+// indirect jumps and calls, and the checks where control leaves what the recompiler could follow.
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/core/r3000_step.h"
+#include "runtime/platform/psx/machine.h"
+
+namespace kiln::psx {
+
+using GuestFunction = void (*)(Machine&);
+struct FunctionEntry {
+  uint32_t address;
+  GuestFunction function;
+};
+struct RecompiledProgram {
+  const FunctionEntry* functions; ///< sorted by address
+  size_t count;
+  ProgramImage image;
+};
+
+/// Installs the table call_guest() searches (one program per process).
+void install(const RecompiledProgram& program);
+/// Runs the guest code at `address` (c.pc must already be `address`): a recompiled function, a BIOS entry
+/// (A0h/B0h/C0h), or the exit address. Anything else stops with an error naming the address.
+void call_guest(Machine& m, uint32_t address);
+/// After a call returned: the callee must have returned to the instruction after the call's delay slot.
+void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t expected);
+inline void check_return(Machine& m, uint32_t call_address, uint32_t expected) {
+  if (m.cpu.pc != expected) [[unlikely]] returned_elsewhere(m, call_address, expected);
+}
+/// An exception raised at `pc`: answered (SYSCALL) and resumed at pc + 4, or a kiln::Error.
+void resume_after_exception(Machine& m, uint32_t pc);
+/// An instruction the recompiler could not translate was reached.
+[[noreturn]] void untranslated(Machine& m, uint32_t address, uint32_t word, const char* why);
+
+/// main() of a recompiled program: the run options (`--frames N` ...), then the entry function.
+int run_recompiled(const RecompiledProgram& program, int argc, char** argv);
+
+} // namespace kiln::psx

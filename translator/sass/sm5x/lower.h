@@ -6,7 +6,7 @@
 // Hardware behaviours kept (seed 002 §3): FMNMX and .SAT drop NaN operands (the IR's FMin/FMax/FSaturate),
 // .FMZ makes 0 x anything = 0, .FTZ flushes denormal inputs and results in code, BFE/BFI follow PTX for fields
 // past bit 31, SHF by 0 returns the unshifted word, KIL demotes (derivatives stay valid).
-// Not modelled: .RZ/.RM/.RP rounding of FADD/FMUL/FFMA (round to nearest), condition codes (an error).
+// .RZ/.RM/.RP of FADD/FMUL/FFMA are exact (translator/ir/rounding.h). Not modelled: condition codes (an error).
 #include <cstdint>
 #include <functional>
 #include <optional>

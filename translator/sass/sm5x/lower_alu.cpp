@@ -3,6 +3,7 @@
 #include <bit>
 #include <optional>
 
+#include "translator/ir/rounding.h"
 #include "translator/sass/sm5x/lower_context.h"
 
 namespace kiln::sass::sm5x {
@@ -57,12 +58,15 @@ bool LowerContext::lower_alu(const Instruction& in) {
     set_reg(dst(), to_bits(value));
   };
   // FMZ (seed 002 §3.2): 0 x anything = +0, Inf and NaN included; inputs are flushed too.
+  // .RM/.RP/.RZ (rnd 1-3) through the shared directed-rounding helpers (translator/ir/rounding.h).
+  const auto rounding = [&] { return static_cast<ir::Rounding>(in.modifier("rnd") & 3); };
   const auto multiply = [&](ValueId x, ValueId y, uint32_t fmz, std::optional<ValueId> addend) {
-    if (fmz != 2) return addend ? b.op(Op::FFma, x, y, *addend) : b.op(Op::FMul, x, y);
+    const auto product = [&] { return addend ? ir::rounded_fma(b, x, y, *addend, rounding()) : ir::rounded_mul(b, x, y, rounding()); };
+    if (fmz != 2) return product();
     const ValueId zero = b.f32(0.0f);
     const ValueId has_zero = b.op(Op::LOr, b.op(Op::FOrdEq, x, zero), b.op(Op::FOrdEq, y, zero));
-    if (!addend) return b.select(has_zero, zero, b.op(Op::FMul, x, y));
-    return b.select(has_zero, b.op(Op::FAdd, zero, *addend), b.op(Op::FFma, x, y, *addend));
+    if (!addend) return b.select(has_zero, zero, product());
+    return b.select(has_zero, ir::rounded_add(b, zero, *addend, rounding()), product());
   };
   switch (in.opcode) {
   case Opcode::mov: set_reg(dst(), bits(ops.at(1))); return true;
@@ -71,7 +75,7 @@ bool LowerContext::lower_alu(const Instruction& in) {
   case Opcode::fadd32i: {
     no_cc();
     const bool ftz = in.modifier("FTZ") != 0;
-    finish_float(b.op(Op::FAdd, float_source(ops.at(1), ftz), float_source(ops.at(2), ftz)), ftz);
+    finish_float(ir::rounded_add(b, float_source(ops.at(1), ftz), float_source(ops.at(2), ftz), rounding()), ftz);
     return true;
   }
   case Opcode::fmul:

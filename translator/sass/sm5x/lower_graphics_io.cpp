@@ -2,6 +2,7 @@
 // lowering.
 #include <fmt/format.h>
 
+#include "translator/ir/rounding.h"
 #include "translator/ir/texture.h"
 #include "translator/sass/sm5x/lower_context.h"
 
@@ -65,7 +66,12 @@ bool LowerContext::lower_io(const Instruction& in) {
     if (!is_position && (mode == 0 || mode == 1) && program.header->input_interpolation(address) == PixelImap::perspective) {
       value = b.op(Op::FMul, value, to_float(b.emit(Op::LoadAttribute, ir::Type::U32, {}, kPositionW)));
     }
-    if (mode == 1) value = b.op(Op::FMul, value, to_float(reg(static_cast<uint8_t>(ops.at(2).index))));
+    if (mode == 1) {
+      // The multiply rounds towards zero with denormals flushed: NVIDIA's Turing compiles of the same programs,
+      // which have no IPA.MULTIPLY, spell it IPA.PASS then FMUL.FTZ.RZ (corpus turing/ vs maxwell/).
+      const ValueId factor = b.op(Op::FFlushDenormal, to_float(reg(static_cast<uint8_t>(ops.at(2).index))));
+      value = b.op(Op::FFlushDenormal, ir::rounded_mul(b, b.op(Op::FFlushDenormal, value), factor, ir::Rounding::zero));
+    }
     if (in.modifier("SAT") != 0) value = b.op(Op::FSaturate, value);
     set_reg(static_cast<uint8_t>(ops.at(0).index), to_bits(value));
     return true;

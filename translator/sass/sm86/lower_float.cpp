@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "runtime/base/error.h"
+#include "translator/ir/rounding.h"
 #include "translator/sass/sm86/lower_context.h"
 
 namespace kiln::sass::sm86 {
@@ -11,37 +12,16 @@ namespace kiln::sass::sm86 {
 using ir::Op;
 using ir::Type;
 
+namespace {
+ir::Rounding rounding_of(Modifier mode) {
+  return mode == Modifier::RZ ? ir::Rounding::zero : mode == Modifier::RM ? ir::Rounding::minus_infinity : ir::Rounding::plus_infinity;
+}
+} // namespace
+
 ir::ValueId Lowerer::flush(ValueId value, bool ftz) { return ftz ? b_.op(Op::FFlushDenormal, value) : value; }
 
 ir::ValueId Lowerer::round_directed(ValueId rounded, ValueId error, Modifier mode) {
-  // One unit in the last place towards the exact value when rounding to nearest went the other way.
-  const Type type = function_.insts[rounded].type;
-  const Type int_type = type == Type::F64 ? Type::U64 : Type::U32;
-  const ValueId zero = function_.insts[error].type == Type::F64 ? b_.f64(0.0) : b_.f32(0.0f);
-  const ValueId bits = b_.convert(Op::Bitcast, int_type, rounded);
-  const ValueId one = b_.constant(int_type, 1);
-  const ValueId sign_bit = b_.constant(int_type, type == Type::F64 ? 0x8000000000000000ull : 0x80000000u);
-  const ValueId negative = b_.op(Op::INe, b_.op(Op::And, bits, sign_bit), b_.constant(int_type, 0));
-  const ValueId magnitude_zero = b_.op(Op::IEq, b_.op(Op::And, bits, b_.op(Op::Not, sign_bit)), b_.constant(int_type, 0));
-  // Stepping the magnitude away from zero is +1 on the bits; towards zero -1 (never from a zero).
-  const ValueId away = b_.op(Op::IAdd, bits, one);
-  const ValueId towards_zero = b_.op(Op::ISub, bits, one);
-  const ValueId up_from_zero = b_.constant(int_type, 1);        // smallest positive denormal
-  const ValueId down_from_zero = b_.op(Op::Or, sign_bit, one);  // smallest negative denormal
-  const ValueId exact_is_above = b_.op(Op::FOrdGt, error, zero);
-  const ValueId exact_is_below = b_.op(Op::FOrdLt, error, zero);
-  ValueId step_up = b_.select(negative, towards_zero, away);
-  step_up = b_.select(magnitude_zero, up_from_zero, step_up);
-  ValueId step_down = b_.select(negative, away, towards_zero);
-  step_down = b_.select(magnitude_zero, down_from_zero, step_down);
-  ValueId result = bits;
-  if (mode == Modifier::RP) result = b_.select(exact_is_above, step_up, bits);
-  else if (mode == Modifier::RM) result = b_.select(exact_is_below, step_down, bits);
-  else if (mode == Modifier::RZ) {
-    const ValueId towards = b_.select(negative, exact_is_above, exact_is_below);
-    result = b_.select(b_.op(Op::LAnd, towards, b_.op(Op::LNot, magnitude_zero)), towards_zero, bits);
-  }
-  return b_.convert(Op::Bitcast, type, result);
+  return ir::round_towards(b_, rounded, error, rounding_of(mode));
 }
 
 void Lowerer::lower_float_arith(const Instruction& instruction, bool is_double) {
@@ -56,57 +36,17 @@ void Lowerer::lower_float_arith(const Instruction& instruction, bool is_double) 
     if (instruction.has(modifier)) scale = factor;
   }
   const ValueId a = source(1), bv = source(2);
+  const ir::Rounding mode = instruction.has(Modifier::RZ)   ? ir::Rounding::zero
+                            : instruction.has(Modifier::RM) ? ir::Rounding::minus_infinity
+                            : instruction.has(Modifier::RP) ? ir::Rounding::plus_infinity
+                                                            : ir::Rounding::nearest;
   ValueId result;
-  ValueId error = ir::no_value;
-  const bool directed = instruction.has(Modifier::RZ) || instruction.has(Modifier::RM) || instruction.has(Modifier::RP);
   switch (instruction.opcode) {
   case Opcode::FADD:
-  case Opcode::DADD: {
-    result = b_.op(Op::FAdd, a, bv);
-    if (directed) { // TwoSum: the exact error of the rounded sum
-      const ValueId b_virtual = b_.op(Op::FSub, result, a);
-      const ValueId a_virtual = b_.op(Op::FSub, result, b_virtual);
-      error = b_.op(Op::FAdd, b_.op(Op::FSub, a, a_virtual), b_.op(Op::FSub, bv, b_virtual));
-    }
-    break;
-  }
+  case Opcode::DADD: result = ir::rounded_add(b_, a, bv, mode); break;
   case Opcode::FMUL:
-  case Opcode::DMUL:
-    result = b_.op(Op::FMul, a, bv);
-    if (directed) error = b_.op(Op::FFma, a, bv, b_.op(Op::FNeg, result)); // exact product error
-    break;
-  default: {
-    const ValueId c = source(3);
-    result = b_.op(Op::FFma, a, bv, c);
-    if (directed) {
-      if (is_double) {
-        // a*b = p + e exactly (the product's error from an exact FFma), p + c = s + t exactly (TwoSum); the sign of
-        // ((s - r) + t) + e is that of the exact value minus the rounded result r, unless that difference is
-        // below about 2^-50 of an ulp of r (then the rounding may step the wrong way).
-        const ValueId p = b_.op(Op::FMul, a, bv);
-        const ValueId e = b_.op(Op::FFma, a, bv, b_.op(Op::FNeg, p));
-        const ValueId s = b_.op(Op::FAdd, p, c);
-        const ValueId b_virtual = b_.op(Op::FSub, s, p);
-        const ValueId t = b_.op(Op::FAdd, b_.op(Op::FSub, p, b_.op(Op::FSub, s, b_virtual)), b_.op(Op::FSub, c, b_virtual));
-        error = b_.op(Op::FAdd, b_.op(Op::FAdd, b_.op(Op::FSub, s, result), t), e);
-        break;
-      }
-      // The f32 product is exact in f64; TwoSum splits product + c exactly into s + t, and (s - r) + t has the
-      // sign of the exact value minus the rounded result r.
-      const auto wide = [&](ValueId x) { return b_.convert(Op::FConvert, Type::F64, x); };
-      const ValueId product = b_.op(Op::FMul, wide(a), wide(bv));
-      const ValueId wide_c = wide(c);
-      const ValueId s = b_.op(Op::FAdd, product, wide_c);
-      const ValueId b_virtual = b_.op(Op::FSub, s, product);
-      const ValueId t = b_.op(Op::FAdd, b_.op(Op::FSub, product, b_.op(Op::FSub, s, b_virtual)), b_.op(Op::FSub, wide_c, b_virtual));
-      error = b_.op(Op::FAdd, b_.op(Op::FSub, s, wide(result)), t);
-    }
-    break;
-  }
-  }
-  if (directed) {
-    const Modifier mode = instruction.has(Modifier::RZ) ? Modifier::RZ : instruction.has(Modifier::RM) ? Modifier::RM : Modifier::RP;
-    result = round_directed(result, error, mode);
+  case Opcode::DMUL: result = ir::rounded_mul(b_, a, bv, mode); break;
+  default: result = ir::rounded_fma(b_, a, bv, source(3), mode); break;
   }
   if (scale != 1.0f) result = b_.op(Op::FMul, result, b_.f32(scale));
   if (instruction.has(Modifier::SAT)) result = b_.op(Op::FSaturate, result);

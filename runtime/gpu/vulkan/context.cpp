@@ -152,6 +152,15 @@ Context::Context(const ContextOptions& options) : validation_log_(std::make_uniq
   features.shaderFloat64 = have.shaderFloat64;
   features.fragmentStoresAndAtomics = have.fragmentStoresAndAtomics;
   features.vertexPipelineStoresAndAtomics = have.vertexPipelineStoresAndAtomics;
+  // Fixed-function state of the Maxwell 3D class (runtime/gpu/vulkan/renderer).
+  features.independentBlend = have.independentBlend;
+  features.dualSrcBlend = have.dualSrcBlend;
+  features.logicOp = have.logicOp;
+  features.depthClamp = have.depthClamp;
+  features.depthBiasClamp = have.depthBiasClamp;
+  features.fillModeNonSolid = have.fillModeNonSolid;
+  features.imageCubeArray = have.imageCubeArray;
+  features.samplerAnisotropy = have.samplerAnisotropy;
   auto& enable12 = chain.get<vk::PhysicalDeviceVulkan12Features>();
   enable12.bufferDeviceAddress = core12.bufferDeviceAddress;
   enable12.timelineSemaphore = core12.timelineSemaphore;
@@ -174,6 +183,21 @@ Context::Context(const ContextOptions& options) : validation_log_(std::make_uniq
   vk::DeviceQueueCreateInfo queue_info({}, queue_family_, 1, &priority);
   auto& device_info = chain.get<vk::DeviceCreateInfo>();
   device_info.setQueueCreateInfos(queue_info);
+  // VK_EXT_depth_clip_control: Maxwell's -w..w depth clip range (SET_VIEWPORT_Z_CLIP), enabled where offered.
+  std::vector<const char*> device_extensions;
+  vk::PhysicalDeviceDepthClipControlFeaturesEXT depth_clip_control;
+  for (const vk::ExtensionProperties& extension : physical_device_.enumerateDeviceExtensionProperties()) {
+    if (std::string_view(extension.extensionName) == VK_EXT_DEPTH_CLIP_CONTROL_EXTENSION_NAME &&
+        physical_device_.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceDepthClipControlFeaturesEXT>()
+            .get<vk::PhysicalDeviceDepthClipControlFeaturesEXT>()
+            .depthClipControl) {
+      device_extensions.push_back(VK_EXT_DEPTH_CLIP_CONTROL_EXTENSION_NAME);
+      depth_clip_control.depthClipControl = VK_TRUE;
+      depth_clip_control.pNext = const_cast<void*>(device_info.pNext);
+      device_info.pNext = &depth_clip_control;
+    }
+  }
+  device_info.setPEnabledExtensionNames(device_extensions);
   device_ = physical_device_.createDeviceUnique(device_info);
   // As volk does: device-level entry points straight from the driver, skipping the loader trampoline.
   VULKAN_HPP_DEFAULT_DISPATCHER.init(*device_);

@@ -1,0 +1,375 @@
+// One draw snapshot -> Vulkan: programs, attachments, vertex/index/constant data, pipeline, viewport, draw.
+// Clears go through the same passes.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "runtime/base/error.h"
+#include "runtime/base/hash.h"
+#include "runtime/gpu/vulkan/renderer/fixed_function.h"
+#include "runtime/gpu/vulkan/renderer/formats.h"
+#include "runtime/gpu/vulkan/renderer/renderer_state.h"
+#include "translator/sass/sm5x/sph.h"
+
+namespace kiln::vulkan {
+namespace {
+
+constexpr uint64_t kSelfBranch = 0xe2400fffff87000f; // BRA to itself: what drivers place after a program's EXIT
+constexpr size_t kMaxProgramWords = 1 << 16;
+constexpr uint32_t kRestartIndex = 0x1648;           // SET_DA_PRIMITIVE_RESTART_INDEX
+
+/// The program at `address`: its SPH, then code groups up to and including the group holding the closing
+/// self-branch, or up to the first all-zero group.
+std::vector<uint8_t> program_bytes(const maxwell::AddressSpace& memory, uint64_t address) {
+  std::vector<uint8_t> bytes = memory.read_bytes(address, maxwell::shader_header_size);
+  uint64_t at = address + maxwell::shader_header_size;
+  for (size_t words = 0; words < kMaxProgramWords; words += 4, at += 32) {
+    if (!memory.is_mapped(at, 32)) break;
+    const std::vector<uint8_t> group = memory.read_bytes(at, 32);
+    uint64_t w[4];
+    std::memcpy(w, group.data(), 32);
+    if (w[0] == 0 && w[1] == 0 && w[2] == 0 && w[3] == 0) break;
+    bytes.insert(bytes.end(), group.begin(), group.end());
+    if (w[1] == kSelfBranch || w[2] == kSelfBranch || w[3] == kSelfBranch) break;
+  }
+  return bytes;
+}
+
+const maxwell::ShaderProgram* program_in(const maxwell::DrawSnapshot& draw, std::initializer_list<uint32_t> slots) {
+  for (uint32_t slot : slots) {
+    if (draw.programs[slot].enabled) return &draw.programs[slot];
+  }
+  return nullptr;
+}
+
+vk::Rect2D intersect(vk::Rect2D a, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+  const int32_t ax1 = a.offset.x + static_cast<int32_t>(a.extent.width), ay1 = a.offset.y + static_cast<int32_t>(a.extent.height);
+  const int32_t nx0 = std::max(a.offset.x, x0), ny0 = std::max(a.offset.y, y0);
+  const int32_t nx1 = std::min(ax1, x1), ny1 = std::min(ay1, y1);
+  return vk::Rect2D({nx0, ny0}, {static_cast<uint32_t>(std::max(0, nx1 - nx0)), static_cast<uint32_t>(std::max(0, ny1 - ny0))});
+}
+
+std::vector<uint32_t> convert_topology(const std::vector<uint32_t>& in, TopologyPlan::Convert convert) {
+  std::vector<uint32_t> out;
+  switch (convert) {
+  case TopologyPlan::Convert::quads: // a b c d -> a b c, a c d
+    for (size_t i = 0; i + 3 < in.size(); i += 4) out.insert(out.end(), {in[i], in[i + 1], in[i + 2], in[i], in[i + 2], in[i + 3]});
+    return out;
+  case TopologyPlan::Convert::quad_strip: // quad i is v(2i) v(2i+1) v(2i+3) v(2i+2)
+    for (size_t i = 0; i + 3 < in.size(); i += 2) out.insert(out.end(), {in[i], in[i + 1], in[i + 2], in[i + 1], in[i + 3], in[i + 2]});
+    return out;
+  case TopologyPlan::Convert::line_loop:
+    out = in;
+    if (!in.empty()) out.push_back(in.front());
+    return out;
+  case TopologyPlan::Convert::none: return in;
+  }
+  return in;
+}
+
+} // namespace
+
+void MaxwellRenderer::State::bind_stage_resources(Batch& b, const maxwell::DrawSnapshot& draw, const maxwell::ShaderProgram& program,
+                                                  const TranslatedShader& shader, vk::DescriptorSet set) {
+  const uint32_t group = std::min(program.binding_group, maxwell::shader_stage_count - 1);
+  std::vector<vk::DescriptorBufferInfo> buffers;
+  std::vector<vk::DescriptorImageInfo> images;
+  buffers.reserve(shader.translation.resources.size());
+  size_t image_count = 0;
+  for (const auto& resource : shader.translation.resources) {
+    if (resource.kind != graphics::ResourceBinding::Kind::uniform_buffer) image_count += resource.count;
+  }
+  images.reserve(image_count);
+  std::vector<vk::WriteDescriptorSet> writes;
+  for (const graphics::ResourceBinding& resource : shader.translation.resources) {
+    switch (resource.kind) {
+    case graphics::ResourceBinding::Kind::uniform_buffer: {
+      const maxwell::ConstantBufferBinding& cb = draw.constant_buffers[group][resource.binding];
+      const uint32_t size = cb.valid ? std::min(cb.size, kBankBytes) : 0;
+      std::vector<uint8_t> bytes = size ? memory.read_bytes(cb.address, size) : std::vector<uint8_t>{};
+      const auto key = std::make_tuple(cb.address, size, hash64(bytes));
+      auto found = b.constant_buffers.find(key);
+      if (found == b.constant_buffers.end()) {
+        Arena::Slice slice = b.arena.allocate(context, kBankBytes, ubo_alignment);
+        std::memcpy(slice.data, bytes.data(), bytes.size());
+        std::memset(slice.data + bytes.size(), 0, kBankBytes - bytes.size());
+        found = b.constant_buffers.emplace(key, slice).first;
+      }
+      buffers.emplace_back(found->second.buffer, found->second.offset, kBankBytes);
+      writes.emplace_back(set, resource.binding, 0, 1, vk::DescriptorType::eUniformBuffer, nullptr, &buffers.back());
+      break;
+    }
+    case graphics::ResourceBinding::Kind::sampled_images: {
+      const size_t first = images.size();
+      for (uint32_t slot = 0; slot < resource.count; ++slot) {
+        images.emplace_back(nullptr, resources.view(resource.image_dim, resource.image_array), vk::ImageLayout::eShaderReadOnlyOptimal);
+      }
+      writes.emplace_back(set, resource.binding, 0, resource.count, vk::DescriptorType::eSampledImage, &images[first]);
+      break;
+    }
+    case graphics::ResourceBinding::Kind::samplers: {
+      const size_t first = images.size();
+      for (uint32_t slot = 0; slot < resource.count; ++slot) images.emplace_back(resources.sampler(), nullptr, vk::ImageLayout::eUndefined);
+      writes.emplace_back(set, resource.binding, 0, resource.count, vk::DescriptorType::eSampler, &images[first]);
+      break;
+    }
+    }
+  }
+  context.device().updateDescriptorSets(writes, {});
+}
+
+void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
+  const maxwell::ShaderProgram* vertex_program = program_in(draw, {1, 0});
+  const maxwell::ShaderProgram* fragment_program = program_in(draw, {5});
+  if (!vertex_program || !fragment_program) throw Error("no vertex or fragment program is bound");
+  if (program_in(draw, {2, 3, 4})) throw Error("tessellation and geometry programs are not rendered yet");
+  const TranslatedShader& vertex = pipelines.shader(program_bytes(memory, vertex_program->address), kVertexSet,
+                                                    fmt::format("vertex program at GPU {:#x}", vertex_program->address));
+  const TranslatedShader& fragment = pipelines.shader(program_bytes(memory, fragment_program->address), kFragmentSet,
+                                                      fmt::format("fragment program at GPU {:#x}", fragment_program->address));
+
+  // Attachments: SET_CT_SELECT names the target slot of each fragment output.
+  Pass wanted;
+  PipelineDescription description;
+  description.vertex = &vertex;
+  description.fragment = &fragment;
+  const uint32_t attachment_count = std::min(extract_bits(draw.color_target_select, 0, 4), maxwell::color_target_count);
+  uint32_t width = UINT32_MAX, height = UINT32_MAX;
+  for (uint32_t k = 0; k < attachment_count; ++k) {
+    const maxwell::RenderTarget& rt = draw.color_targets[extract_bits(draw.color_target_select, 4 + 3 * k, 3)];
+    if (rt.format == 0) {
+      wanted.colors.push_back(nullptr);
+      description.color_formats.push_back(vk::Format::eUndefined);
+      continue;
+    }
+    GuestSurface& s = surface({rt.address, rt.width, rt.height, rt.format, rt.memory, false});
+    wanted.colors.push_back(&s);
+    description.color_formats.push_back(s.format());
+    width = std::min(width, s.extent().width);
+    height = std::min(height, s.extent().height);
+  }
+  if (draw.depth_target_enabled) {
+    const maxwell::RenderTarget& zt = draw.depth_target;
+    GuestSurface& s = surface({zt.address, zt.width, zt.height, zt.format, zt.memory, true});
+    wanted.depth = &s;
+    description.depth_format = s.format();
+    description.stencil = s.has_stencil();
+    width = std::min(width, s.extent().width);
+    height = std::min(height, s.extent().height);
+  }
+  if (width == UINT32_MAX) throw Error("no colour or depth target is bound");
+  wanted.extent = vk::Extent2D{width, height};
+  description.fixed = decode_fixed_function(draw, attachment_count);
+  const FixedFunctionState& fixed = description.fixed;
+
+  // Indices: always 32-bit on the host (8-bit indices widened), restart values rewritten to all-ones.
+  const TopologyPlan plan = plan_topology(draw.topology);
+  description.topology = plan.topology;
+  std::vector<uint32_t> indices;
+  const bool indexed = draw.indexed || !draw.inline_indices.empty();
+  if (!draw.inline_indices.empty()) {
+    indices = draw.inline_indices;
+  } else if (draw.indexed) {
+    const std::vector<uint8_t> raw = memory.read_bytes(draw.index_address + uint64_t{draw.first} * draw.index_size,
+                                                       uint64_t{draw.count} * draw.index_size);
+    indices.resize(draw.count);
+    for (uint32_t i = 0; i < draw.count; ++i) {
+      indices[i] = draw.index_size == 1 ? raw[i] : draw.index_size == 2 ? load<uint16_t>(&raw[2 * i], Endian::little)
+                                                                         : load<uint32_t>(&raw[4 * i], Endian::little);
+    }
+  } else if (plan.convert != TopologyPlan::Convert::none) {
+    for (uint32_t i = 0; i < draw.count; ++i) indices.push_back(draw.first + i);
+  }
+  const bool use_indices = indexed || plan.convert != TopologyPlan::Convert::none;
+  description.primitive_restart = indexed && fixed.primitive_restart && plan.strip_or_fan;
+  if (description.primitive_restart) {
+    const uint32_t restart = fixed_value(draw, kRestartIndex);
+    for (uint32_t& index : indices) index = index == restart ? UINT32_MAX : index;
+  }
+  indices = convert_topology(indices, plan.convert);
+  uint64_t vertex_end = uint64_t{draw.first} + draw.count;
+  if (use_indices) {
+    vertex_end = 0;
+    for (uint32_t index : indices) {
+      if (index != UINT32_MAX || !description.primitive_restart) vertex_end = std::max<uint64_t>(vertex_end, uint64_t{index} + 1);
+    }
+    if (indexed) vertex_end += draw.base_vertex;
+  }
+
+  // Vertex input: one binding per stream the program reads through a native format, one per widened attribute.
+  Batch& b = current();
+  const sass::sm5x::ShaderProgramHeader vertex_header = sass::sm5x::parse_sph(vertex_program->header, "vertex SPH");
+  std::vector<vk::Buffer> vertex_buffers;
+  std::vector<vk::DeviceSize> vertex_offsets;
+  std::map<uint32_t, uint32_t> stream_binding;
+  std::optional<uint32_t> defaults_binding;
+  auto add_binding = [&](const Arena::Slice& slice, uint32_t stride) {
+    const uint32_t binding = static_cast<uint32_t>(vertex_buffers.size());
+    vertex_buffers.push_back(slice.buffer);
+    vertex_offsets.push_back(slice.offset);
+    description.input.bindings.emplace_back(binding, stride, vk::VertexInputRate::eVertex);
+    return binding;
+  };
+  auto stream_bytes = [&](const maxwell::VertexStream& stream, uint64_t first_element, uint64_t elements, uint64_t element_bytes) {
+    const uint64_t begin = stream.address + first_element * stream.stride;
+    const uint64_t wanted_bytes = stream.stride == 0 ? element_bytes : elements * stream.stride;
+    uint64_t available = wanted_bytes;
+    if (stream.limit != 0) available = stream.limit + 1 > begin ? std::min(wanted_bytes, stream.limit + 1 - begin) : 0;
+    Arena::Slice slice = b.arena.allocate(context, wanted_bytes + 16, 16);
+    if (available) memory.read(begin, std::span<uint8_t>(slice.data, available));
+    std::memset(slice.data + available, 0, wanted_bytes + 16 - available);
+    return slice;
+  };
+  for (uint32_t location = 0; location < maxwell::vertex_attribute_count; ++location) {
+    bool read = false;
+    for (uint32_t c = 0; c < 4; ++c) read |= vertex_header.reads_attribute(0x80 + 16 * location + 4 * c);
+    if (!read) continue;
+    const maxwell_formats::VertexAttribute attribute = maxwell_formats::decode_vertex_attribute(draw.vertex_attributes[location]);
+    const maxwell::VertexStream& stream = draw.vertex_streams[attribute.stream % maxwell::vertex_stream_count];
+    if (attribute.constant || !stream.enabled) {
+      if (!defaults_binding) { // unbound inputs read (0, 0, 0, 1)
+        Arena::Slice slice = b.arena.allocate(context, 16, 16);
+        const float values[4] = {0, 0, 0, 1};
+        std::memcpy(slice.data, values, 16);
+        defaults_binding = add_binding(slice, 0);
+      }
+      description.input.attributes.emplace_back(location, *defaults_binding, vk::Format::eR32G32B32A32Sfloat, 0);
+      continue;
+    }
+    const uint32_t element_bytes = maxwell_formats::attribute_bytes(attribute.size);
+    if (element_bytes == 0) throw Error(fmt::format("vertex attribute {} has unknown size code {:#x}", location, attribute.size));
+    // Per-instance streams: this draw is one instance, so its element is bound with stride 0.
+    const uint64_t instance = uint64_t{draw.instance} + draw.base_instance;
+    const uint64_t first_element = stream.per_instance ? instance / std::max(1u, stream.frequency) : 0;
+    const uint64_t elements = stream.per_instance ? 1 : vertex_end;
+    const vk::Format native = maxwell_formats::native_vertex_format(attribute);
+    const bool native_ok = native != vk::Format::eUndefined &&
+                           (context.physical_device().getFormatProperties(native).bufferFeatures & vk::FormatFeatureFlagBits::eVertexBuffer);
+    if (native_ok) {
+      const uint32_t key = attribute.stream * 2 + (stream.per_instance ? 1 : 0);
+      auto found = stream_binding.find(key);
+      if (found == stream_binding.end()) {
+        const uint64_t span = std::max<uint64_t>(stream.stride, attribute.offset + element_bytes);
+        found = stream_binding.emplace(key, add_binding(stream_bytes(stream, first_element, elements, span), stream.per_instance ? 0 : stream.stride)).first;
+      }
+      description.input.attributes.emplace_back(location, found->second, native, attribute.offset);
+      continue;
+    }
+    // Widened on the CPU into 4 x 32 bits per element (seed 002 §5.9: scaled, 3-component and 10-10-10-2 forms).
+    const uint64_t span = stream.stride == 0 ? attribute.offset + element_bytes : 0;
+    const Arena::Slice source = stream_bytes(stream, first_element, elements, std::max<uint64_t>(span, attribute.offset + element_bytes));
+    Arena::Slice widened = b.arena.allocate(context, elements * 16, 16);
+    for (uint64_t e = 0; e < elements; ++e) {
+      const uint8_t* element = source.data + e * stream.stride + attribute.offset;
+      const auto value = maxwell_formats::widen_vertex_attribute(attribute, std::span<const uint8_t>(element, element_bytes));
+      std::memcpy(widened.data + e * 16, value.data(), 16);
+    }
+    description.input.attributes.emplace_back(location, add_binding(widened, stream.per_instance ? 0 : 16), vk::Format::eR32G32B32A32Sfloat, 0);
+  }
+
+  const vk::Pipeline pipeline = pipelines.pipeline(description);
+  const ShaderPairLayout& pair = pipelines.layout(vertex, fragment);
+  const std::array<vk::DescriptorSet, 2> sets = {allocate_set(b, *pair.set_layouts[0]), allocate_set(b, *pair.set_layouts[1])};
+  bind_stage_resources(b, draw, *vertex_program, vertex, sets[0]);
+  bind_stage_resources(b, draw, *fragment_program, fragment, sets[1]);
+  std::optional<Arena::Slice> index_slice;
+  if (use_indices) {
+    index_slice = b.arena.allocate(context, indices.size() * 4, 4);
+    std::memcpy(index_slice->data, indices.data(), indices.size() * 4);
+  }
+
+  // Viewport 0: Maxwell maps NDC by window = scale * ndc + offset; Vulkan by x + w/2 + w/2 * ndc.
+  const maxwell::Viewport& v = draw.viewports[0];
+  const float target_height = static_cast<float>(wanted.extent.height);
+  const float scale_y = fixed.lower_left_origin ? -v.scale[1] : v.scale[1];
+  const float offset_y = fixed.lower_left_origin ? target_height - v.offset[1] : v.offset[1];
+  float near = fixed.negative_one_to_one ? v.offset[2] - v.scale[2] : v.offset[2];
+  float far = v.offset[2] + v.scale[2];
+  if (fixed.negative_one_to_one && !pipelines.depth_clip_control) {
+    near = v.offset[2] - v.scale[2]; // without VK_EXT_depth_clip_control z < 0 is clipped (logged once below)
+  }
+  const vk::Viewport viewport(v.offset[0] - v.scale[0], offset_y - scale_y, 2 * v.scale[0], 2 * scale_y, std::clamp(near, 0.0f, 1.0f),
+                              std::clamp(far, 0.0f, 1.0f));
+  vk::Rect2D scissor({0, 0}, wanted.extent);
+  auto flip = [&](int32_t y0, int32_t y1) {
+    return fixed.lower_left_origin ? std::pair{static_cast<int32_t>(wanted.extent.height) - y1, static_cast<int32_t>(wanted.extent.height) - y0}
+                                   : std::pair{y0, y1};
+  };
+  if (draw.scissors[0].enabled) {
+    const maxwell::Scissor& s = draw.scissors[0];
+    const auto [y0, y1] = flip(s.y_min, s.y_max);
+    scissor = intersect(scissor, s.x_min, y0, s.x_max, y1);
+  }
+  const uint32_t clip_width = v.clip_horizontal >> 16, clip_height = v.clip_vertical >> 16;
+  if (clip_width != 0 && clip_height != 0) { // SET_VIEWPORT_CLIP_HORIZONTAL/VERTICAL: x | width << 16
+    const int32_t x0 = static_cast<int32_t>(v.clip_horizontal & 0xffff), y0 = static_cast<int32_t>(v.clip_vertical & 0xffff);
+    const auto [fy0, fy1] = flip(y0, y0 + static_cast<int32_t>(clip_height));
+    scissor = intersect(scissor, x0, fy0, x0 + static_cast<int32_t>(clip_width), fy1);
+  }
+
+  begin_pass(wanted);
+  vk::CommandBuffer commands = b.commands;
+  commands.bindPipeline(vk::PipelineBindPoint::eGraphics, pipeline);
+  commands.bindDescriptorSets(vk::PipelineBindPoint::eGraphics, *pair.layout, 0, sets, {});
+  if (!vertex_buffers.empty()) commands.bindVertexBuffers(0, vertex_buffers, vertex_offsets);
+  commands.setViewport(0, viewport);
+  commands.setScissor(0, scissor);
+  if (use_indices) {
+    commands.bindIndexBuffer(index_slice->buffer, index_slice->offset, vk::IndexType::eUint32);
+    commands.drawIndexed(static_cast<uint32_t>(indices.size()), 1, 0, indexed ? static_cast<int32_t>(draw.base_vertex) : 0, 0);
+  } else {
+    commands.draw(draw.count, 1, draw.first, 0);
+  }
+}
+
+void MaxwellRenderer::State::record_clear(const maxwell::ClearSnapshot& clear) {
+  const bool color = clear.color_mask != 0 && !clear.depth && !clear.stencil ? true : clear.color_mask != 0;
+  if (clear.x_max <= clear.x_min || clear.y_max <= clear.y_min) return;
+  if (color) {
+    const maxwell::RenderTarget& rt = clear.color_target;
+    if (rt.format == 0) throw Error("the colour target is disabled (format 0)");
+    if (clear.color_mask != 0xf) throw Error(fmt::format("colour clear with channel mask {:#x} is not rendered yet", clear.color_mask));
+    GuestSurface& s = surface({rt.address, rt.width, rt.height, rt.format, rt.memory, false});
+    uint32_t attachment = 0;
+    if (!pass || std::find(pass->colors.begin(), pass->colors.end(), &s) == pass->colors.end()) begin_pass(Pass{{&s}, nullptr, s.extent()});
+    attachment = static_cast<uint32_t>(std::find(pass->colors.begin(), pass->colors.end(), &s) - pass->colors.begin());
+    vk::ClearColorValue value;
+    if (s.color_class() == maxwell_formats::ColorClass::uint) value = vk::ClearColorValue(clear.color);
+    else if (s.color_class() == maxwell_formats::ColorClass::sint) {
+      value = vk::ClearColorValue(std::array<int32_t, 4>{static_cast<int32_t>(clear.color[0]), static_cast<int32_t>(clear.color[1]),
+                                                         static_cast<int32_t>(clear.color[2]), static_cast<int32_t>(clear.color[3])});
+    } else {
+      value = vk::ClearColorValue(std::array<float, 4>{std::bit_cast<float>(clear.color[0]), std::bit_cast<float>(clear.color[1]),
+                                                       std::bit_cast<float>(clear.color[2]), std::bit_cast<float>(clear.color[3])});
+    }
+    const vk::Rect2D rect = intersect(vk::Rect2D({0, 0}, pass->extent), static_cast<int32_t>(clear.x_min), static_cast<int32_t>(clear.y_min),
+                                      static_cast<int32_t>(clear.x_max), static_cast<int32_t>(clear.y_max));
+    if (rect.extent.width && rect.extent.height) {
+      batch->commands.clearAttachments(vk::ClearAttachment(vk::ImageAspectFlagBits::eColor, attachment, value), vk::ClearRect(rect, 0, 1));
+    }
+  }
+  if (clear.depth || clear.stencil) {
+    const maxwell::RenderTarget& zt = clear.depth_target;
+    GuestSurface& s = surface({zt.address, zt.width, zt.height, zt.format, zt.memory, true});
+    const bool stencil = clear.stencil && s.has_stencil();
+    if (stencil && (clear.stencil_write_mask & 0xff) != 0xff) {
+      throw Error(fmt::format("stencil clear with write mask {:#x} is not rendered yet", clear.stencil_write_mask));
+    }
+    if (!pass || pass->depth != &s) begin_pass(Pass{{}, &s, s.extent()});
+    vk::ImageAspectFlags aspects;
+    if (clear.depth) aspects |= vk::ImageAspectFlagBits::eDepth;
+    if (stencil) aspects |= vk::ImageAspectFlagBits::eStencil;
+    if (!aspects) return;
+    const vk::Rect2D rect = intersect(vk::Rect2D({0, 0}, pass->extent), static_cast<int32_t>(clear.x_min), static_cast<int32_t>(clear.y_min),
+                                      static_cast<int32_t>(clear.x_max), static_cast<int32_t>(clear.y_max));
+    if (rect.extent.width && rect.extent.height) {
+      batch->commands.clearAttachments(
+          vk::ClearAttachment(aspects, 0, vk::ClearDepthStencilValue(std::clamp(clear.depth_value, 0.0f, 1.0f), clear.stencil_value & 0xff)),
+          vk::ClearRect(rect, 0, 1));
+    }
+  }
+}
+
+} // namespace kiln::vulkan

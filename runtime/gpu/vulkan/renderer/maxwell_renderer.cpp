@@ -1,0 +1,134 @@
+// MaxwellRenderer: batches (command buffers + staging memory + descriptors), render passes over guest
+// surfaces, and the translation of one draw snapshot into Vulkan commands.
+#include "runtime/gpu/vulkan/renderer/maxwell_renderer.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "runtime/base/bits.h"
+#include "runtime/base/error.h"
+#include "runtime/base/hash.h"
+#include "runtime/base/log.h"
+#include "runtime/base/png_image.h"
+#include "runtime/gpu/textures/blocklinear/swizzle.h"
+#include "runtime/gpu/vulkan/memory.h"
+#include "runtime/gpu/vulkan/renderer/formats.h"
+#include "runtime/gpu/vulkan/renderer/guest_surface.h"
+#include "runtime/gpu/vulkan/renderer/pipelines.h"
+#include "runtime/gpu/vulkan/renderer/renderer_state.h"
+#include "translator/sass/sm5x/sph.h"
+
+namespace kiln::vulkan {
+
+vk::DescriptorSet MaxwellRenderer::State::allocate_set(Batch& b, vk::DescriptorSetLayout layout) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (!b.descriptor_pools.empty()) {
+      vk::DescriptorSet set;
+      const vk::DescriptorSetAllocateInfo info(*b.descriptor_pools.back(), 1, &layout);
+      if (context.device().allocateDescriptorSets(&info, &set) == vk::Result::eSuccess) return set;
+    }
+    const std::array<vk::DescriptorPoolSize, 3> sizes = {vk::DescriptorPoolSize(vk::DescriptorType::eUniformBuffer, 4096),
+                                                         vk::DescriptorPoolSize(vk::DescriptorType::eSampledImage, 16384),
+                                                         vk::DescriptorPoolSize(vk::DescriptorType::eSampler, 4096)};
+    b.descriptor_pools.push_back(context.device().createDescriptorPoolUnique({{}, 512, sizes}));
+  }
+  throw Error("descriptor pool exhausted by one set");
+}
+
+MaxwellRenderer::MaxwellRenderer(Context& context, maxwell::AddressSpace& memory, const MaxwellRendererOptions& options)
+    : state_(std::make_unique<State>(context, memory, options)) {}
+
+MaxwellRenderer::~MaxwellRenderer() {
+  try {
+    state_->submit();
+    state_->wait_all();
+    save_pipeline_cache();
+  } catch (const std::exception& error) {
+    log::error("gpu renderer: {}", error.what());
+  }
+}
+
+const MaxwellRendererStatistics& MaxwellRenderer::statistics() const {
+  MaxwellRendererStatistics& s = state_->statistics;
+  s.pipelines_created = state_->pipelines.pipelines_created;
+  s.pipeline_cache_hits = state_->pipelines.pipeline_hits;
+  s.shaders_translated = state_->pipelines.shaders_translated;
+  s.shader_cache_hits = state_->pipelines.shader_hits;
+  return s;
+}
+
+const std::vector<std::string>& MaxwellRenderer::diagnostics() const { return state_->diagnostics; }
+void MaxwellRenderer::save_pipeline_cache() { state_->pipelines.save(); }
+
+void MaxwellRenderer::draw(std::shared_ptr<const maxwell::DrawSnapshot> draw) {
+  if (!draw->render_enabled) return;
+  try {
+    state_->record_draw(*draw);
+    ++state_->statistics.draws;
+    if (++state_->current().draws >= state_->options.draws_per_submission) state_->submit();
+  } catch (const std::exception& error) {
+    ++state_->statistics.skipped_draws;
+    state_->diagnose(fmt::format("draw {} skipped: {}", draw->draw_index, error.what()));
+  }
+}
+
+void MaxwellRenderer::clear(const maxwell::ClearSnapshot& clear) {
+  if (!clear.render_enabled) return;
+  try {
+    state_->record_clear(clear);
+    ++state_->statistics.clears;
+  } catch (const std::exception& error) {
+    state_->diagnose(fmt::format("clear of target {} skipped: {}", clear.target, error.what()));
+  }
+}
+
+void MaxwellRenderer::dispatch(const maxwell::DispatchSnapshot& dispatch) {
+  state_->diagnose(fmt::format("compute dispatch of program {:#x} skipped: compute is not rendered yet", dispatch.program_address));
+}
+
+void MaxwellRenderer::flush() { state_->flush(); }
+
+void MaxwellRenderer::State::flush() {
+  ++statistics.flushes;
+  std::vector<std::pair<GuestSurface*, Buffer>> readbacks;
+  for (auto& [key, s] : surfaces) {
+    if (!s->gpu_dirty) continue;
+    Batch& b = current();
+    end_pass();
+    readbacks.emplace_back(s.get(), create_host_buffer(context, s->host_bytes(), vk::BufferUsageFlagBits::eTransferDst));
+    s->record_readback(b.commands, readbacks.back().second);
+  }
+  if (!readbacks.empty()) {
+    const vk::MemoryBarrier2 to_host(vk::PipelineStageFlagBits2::eCopy, vk::AccessFlagBits2::eTransferWrite, vk::PipelineStageFlagBits2::eHost,
+                                     vk::AccessFlagBits2::eHostRead);
+    batch->commands.pipelineBarrier2(vk::DependencyInfo({}, to_host, {}, {}));
+  }
+  submit();
+  wait_all();
+  for (auto& [s, buffer] : readbacks) {
+    s->write_back(memory, buffer);
+    ++statistics.target_write_backs;
+  }
+}
+
+std::vector<std::filesystem::path> MaxwellRenderer::write_color_targets_png(const std::filesystem::path& directory, std::string_view prefix) {
+  flush();
+  std::filesystem::create_directories(directory);
+  std::vector<GuestSurface*> targets;
+  for (auto& [key, s] : state_->surfaces) {
+    if (!s->is_depth()) targets.push_back(s.get());
+  }
+  std::sort(targets.begin(), targets.end(), [](auto* a, auto* b) { return a->ordinal() < b->ordinal(); });
+  std::vector<std::filesystem::path> paths;
+  for (size_t n = 0; n < targets.size(); ++n) {
+    paths.push_back(directory / fmt::format("{}_{}.png", prefix, n));
+    write_png(paths.back(), targets[n]->read_rgba8(state_->memory));
+  }
+  return paths;
+}
+
+} // namespace kiln::vulkan

@@ -1,0 +1,70 @@
+#pragma once
+// Translated shaders cached by guest code hash + translation options, and graphics pipelines cached by a hash of
+// the shader pair and every piece of state they bake in (VkPipelineCache underneath, optionally on disk).
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/gpu/vulkan/context.h"
+#include "runtime/gpu/vulkan/renderer/fixed_function.h"
+#include "translator/graphics/graphics.h"
+
+namespace kiln::vulkan {
+
+struct TranslatedShader {
+  uint64_t hash = 0;                 ///< guest bytes + options
+  graphics::Translation translation;
+  vk::UniqueShaderModule module;
+};
+
+/// Resource layout of a shader pair: set 0 = vertex resources, set 1 = fragment resources.
+struct ShaderPairLayout {
+  std::vector<vk::UniqueDescriptorSetLayout> set_layouts;
+  vk::UniquePipelineLayout layout;
+};
+
+struct VertexInputState {
+  std::vector<vk::VertexInputBindingDescription> bindings;
+  std::vector<vk::VertexInputAttributeDescription> attributes;
+};
+
+struct PipelineDescription {
+  const TranslatedShader* vertex = nullptr;
+  const TranslatedShader* fragment = nullptr;
+  VertexInputState input;
+  vk::PrimitiveTopology topology = vk::PrimitiveTopology::eTriangleList;
+  bool primitive_restart = false;
+  std::vector<vk::Format> color_formats;
+  vk::Format depth_format = vk::Format::eUndefined;
+  bool stencil = false;
+  FixedFunctionState fixed;
+  uint64_t hash() const;
+};
+
+class PipelineCache {
+public:
+  PipelineCache(const Context& context, std::filesystem::path file);
+  ~PipelineCache();
+
+  /// The translated program at `bytes` (SPH + code), translated once per content and descriptor set.
+  const TranslatedShader& shader(std::span<const uint8_t> bytes, uint32_t descriptor_set, std::string_view name);
+  const ShaderPairLayout& layout(const TranslatedShader& vertex, const TranslatedShader& fragment);
+  vk::Pipeline pipeline(const PipelineDescription& description);
+  void save() const;
+
+  uint64_t shaders_translated = 0, shader_hits = 0, pipelines_created = 0, pipeline_hits = 0;
+  bool depth_clip_control = false; ///< VK_EXT_depth_clip_control enabled on the device
+
+private:
+  const Context& context_;
+  std::filesystem::path file_;
+  vk::UniquePipelineCache cache_;
+  std::unordered_map<uint64_t, std::unique_ptr<TranslatedShader>> shaders_;
+  std::unordered_map<uint64_t, std::unique_ptr<ShaderPairLayout>> layouts_;
+  std::unordered_map<uint64_t, vk::UniquePipeline> pipelines_;
+};
+
+} // namespace kiln::vulkan

@@ -66,3 +66,227 @@ TEST_CASE("a full-screen triangle fills an RGBA8 block-linear target with its co
   CHECK(context.validation_log().count() == 0);
   for (const auto& message : context.validation_log().messages()) UNSCOPED_INFO(message);
 }
+
+namespace {
+
+/// RGBA8 texel (x, y) of a tightly packed read-back.
+std::array<uint8_t, 4> texel8(const std::vector<uint8_t>& pixels, uint32_t width, uint32_t x, uint32_t y) {
+  const uint8_t* p = &pixels[(size_t{y} * width + x) * 4];
+  return {p[0], p[1], p[2], p[3]};
+}
+
+void clear_color(maxwell::StreamBuilder& s, std::array<float, 4> color) {
+  for (uint32_t c = 0; c < 4; ++c) s.method(0, "SET_COLOR_CLEAR_VALUE", c, std::bit_cast<uint32_t>(color[c]));
+  s.method(0, "SET_CLEAR_SURFACE_CONTROL", 0);
+  s.method(0, "CLEAR_SURFACE", 0xfu << 2); // R G B A of target 0
+}
+
+void check_no_validation_messages(const vulkan::Context& context) {
+  for (const auto& message : context.validation_log().messages()) UNSCOPED_INFO(message);
+  CHECK(context.validation_log().count() == 0);
+}
+
+} // namespace
+
+TEST_CASE("a clear cut by scissor 0 changes only the pixels inside the rectangle", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  // The target's guest memory starts as 0x11 bytes: the renderer must upload it, and the write-back must keep
+  // it outside the scissor.
+  scene.gpu.memory().write(kColorTarget, std::vector<uint8_t>(64 * 32 * 4, 0x11));
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 64, 32);
+  for (uint32_t c = 0; c < 4; ++c) s.method(0, "SET_COLOR_CLEAR_VALUE", c, std::bit_cast<uint32_t>(c % 2 == 1 ? 1.0f : 0.0f));
+  s.method(0, "SET_SCISSOR_ENABLE", 0, 1);
+  s.method(0, "SET_SCISSOR_HORIZONTAL", 0, 8u | (24u << 16)).method(0, "SET_SCISSOR_VERTICAL", 0, 4u | (20u << 16));
+  s.method(0, "SET_CLEAR_SURFACE_CONTROL", 1u << 8); // USE_SCISSOR0
+  s.method(0, "CLEAR_SURFACE", 0xfu << 2);
+  scene.run(s);
+  const auto pixels = scene.read_target(kColorTarget, 64, 32, 4);
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < 32; ++y) {
+    for (uint32_t x = 0; x < 64; ++x) {
+      const bool inside = x >= 8 && x < 24 && y >= 4 && y < 20; // scissor [x_min, x_max) x [y_min, y_max)
+      const std::array<uint8_t, 4> expected = inside ? std::array<uint8_t, 4>{0, 255, 0, 255} : std::array<uint8_t, 4>{0x11, 0x11, 0x11, 0x11};
+      wrong += texel8(pixels, 64, x, y) != expected;
+    }
+  }
+  CHECK(wrong == 0);
+  check_no_validation_messages(context);
+}
+
+TEST_CASE("depth-tested draws keep the nearer colour and write their depth", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  const std::array<float, 4> red{1, 0, 0, 1}, green{0, 1, 0, 1}, blue{0, 0, 1, 1};
+  // Left half x in [-1, 0] -> window x in [0, 32): two triangles.
+  const std::vector<float> left = concat({vertex(-1, -1, 0.25f, blue), vertex(0, -1, 0.25f, blue), vertex(-1, 1, 0.25f, blue),
+                                          vertex(0, -1, 0.25f, blue), vertex(0, 1, 0.25f, blue), vertex(-1, 1, 0.25f, blue)});
+  scene.write_floats(kVertices, concat({fullscreen(0.5f, red), fullscreen(0.75f, green), left}));
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 64, 32);
+  s.method(0, "SET_ZT_A", high(kDepthTarget)).method(0, "SET_ZT_B", low(kDepthTarget));
+  s.method(0, "SET_ZT_FORMAT", 0x0a).method(0, "SET_ZT_BLOCK_SIZE", 0); // ZF32, 1-GOB blocks
+  s.method(0, "SET_ZT_SIZE_A", 64).method(0, "SET_ZT_SIZE_B", 32).method(0, "SET_ZT_SIZE_C", 1).method(0, "SET_ZT_SELECT", 1);
+  clear_color(s, {0, 0, 0, 0});
+  s.method(0, "SET_Z_CLEAR_VALUE", std::bit_cast<uint32_t>(1.0f)).method(0, "CLEAR_SURFACE", 1); // Z
+  s.method(0, "SET_DEPTH_TEST", 1).method(0, "SET_DEPTH_WRITE", 1).method(0, "SET_DEPTH_FUNC", 0x201); // OGL LESS
+  draw_arrays(s, 0, 3); // red at 0.5: passes against 1.0
+  draw_arrays(s, 3, 3); // green at 0.75: fails against 0.5
+  draw_arrays(s, 6, 6); // blue at 0.25 on the left half: passes
+  scene.run(s);
+  const auto pixels = scene.read_target(kColorTarget, 64, 32, 4);
+  const auto depth = scene.read_target(kDepthTarget, 64, 32, 4);
+  size_t wrong_color = 0, wrong_depth = 0;
+  for (uint32_t y = 0; y < 32; ++y) {
+    for (uint32_t x = 0; x < 64; ++x) {
+      const bool left_half = x < 32;
+      const std::array<uint8_t, 4> expected = left_half ? std::array<uint8_t, 4>{0, 0, 255, 255} : std::array<uint8_t, 4>{255, 0, 0, 255};
+      wrong_color += texel8(pixels, 64, x, y) != expected;
+      float z;
+      std::memcpy(&z, &depth[(size_t{y} * 64 + x) * 4], 4);
+      // z_window = scale_z * z_ndc + offset_z = z_ndc (scale 1, offset 0, 0..1 mode): exactly 0.25 or 0.5.
+      wrong_depth += z != (left_half ? 0.25f : 0.5f);
+    }
+  }
+  CHECK(wrong_color == 0);
+  CHECK(wrong_depth == 0);
+  check_no_validation_messages(context);
+}
+
+TEST_CASE("blending follows the blend equation on an RGBA32F target", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  scene.write_floats(kVertices, fullscreen(0.5f, {1.0f, 0.0f, 0.0f, 0.5f}));
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba32f, 16, 8);
+  clear_color(s, {0, 0, 1, 1});
+  s.method(0, "SET_BLEND", 0, 1).method(0, "SET_BLEND_SEPARATE_FOR_ALPHA", 0);
+  s.method(0, "SET_BLEND_COLOR_OP", 0x8006);                                               // OGL FUNC_ADD
+  s.method(0, "SET_BLEND_COLOR_SOURCE_COEFF", 0x4302).method(0, "SET_BLEND_COLOR_DEST_COEFF", 0x4303); // SRC_ALPHA, 1 - SRC_ALPHA
+  draw_arrays(s, 0, 3);
+  scene.run(s);
+  // result = src * src.a + dst * (1 - src.a) with src (1, 0, 0, 0.5), dst (0, 0, 1, 1), alpha the same way:
+  // r = 0.5, g = 0, b = 0.5, a = 0.5 * 0.5 + 1 * 0.5 = 0.75 (all exact in binary floating point).
+  const auto pixels = scene.read_target(kColorTarget, 16, 8, 16);
+  const float expected[4] = {0.5f, 0.0f, 0.5f, 0.75f};
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 16; ++x) {
+      for (uint32_t c = 0; c < 4; ++c) wrong += texel_f32(pixels, 16, x, y, c) != expected[c];
+    }
+  }
+  CHECK(wrong == 0);
+  check_no_validation_messages(context);
+}
+
+TEST_CASE("triangle edges through pixel centres follow the top-left rule", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  // On an 8x8 target the viewport maps window = 4 * ndc + 4. The triangle (0.5, 0.5), (4.5, 0.5), (0.5, 4.5) in
+  // window coordinates has its top edge on the centres of row 0, its left edge on the centres of column 0, and
+  // its hypotenuse x + y = 5 on the centres with x + y = 4 (pixel (x, y) has centre (x + 0.5, y + 0.5)).
+  // Top-left rule: centres on a top or left edge are inside, on the hypotenuse (a right/bottom edge) outside.
+  // Covered: x >= 0, y >= 0, x + y < 4: 4 + 3 + 2 + 1 = 10 pixels.
+  const std::array<float, 4> white{1, 1, 1, 1};
+  auto ndc = [](float window) { return (window - 4.0f) / 4.0f; };
+  scene.write_floats(kVertices, concat({vertex(ndc(0.5f), ndc(0.5f), 0.5f, white), vertex(ndc(4.5f), ndc(0.5f), 0.5f, white),
+                                        vertex(ndc(0.5f), ndc(4.5f), 0.5f, white)}));
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 8, 8);
+  clear_color(s, {0, 0, 0, 0});
+  draw_arrays(s, 0, 3);
+  scene.run(s);
+  const auto pixels = scene.read_target(kColorTarget, 8, 8, 4);
+  size_t wrong = 0, covered = 0;
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 8; ++x) {
+      const bool inside = x + y < 4;
+      const bool lit = texel8(pixels, 8, x, y)[0] == 255;
+      covered += lit;
+      if (lit != inside) {
+        ++wrong;
+        UNSCOPED_INFO("pixel (" << x << ", " << y << ") lit " << lit);
+      }
+    }
+  }
+  CHECK(covered == 10);
+  CHECK(wrong == 0);
+  check_no_validation_messages(context);
+}
+
+TEST_CASE("8-bit indices with a primitive restart index that is not all ones split the strip", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  const std::array<float, 4> red{1, 0, 0, 1}, green{0, 1, 0, 1}, blue{0, 0, 1, 1};
+  // Vertices 0-3: a strip quad over x in [-1, -0.5] (window x 0..8 of 32); 4: unused; 5: a blue vertex in the
+  // middle, which is also the restart index; 6-9: a strip quad over x in [0.5, 1] (window x 24..32).
+  // Indices 0 1 2 3 5 6 7 8 9 with restart index 5: two quads and nothing between them. Were 5 drawn as a
+  // vertex, triangles (2, 3, 5) and (3, 5, 6) would paint the middle columns blue.
+  scene.write_floats(kVertices, concat({vertex(-1, -1, 0.5f, red), vertex(-1, 1, 0.5f, red), vertex(-0.5f, -1, 0.5f, red),
+                                        vertex(-0.5f, 1, 0.5f, red), vertex(0, 0, 0.5f, blue), vertex(0, 0, 0.5f, blue),
+                                        vertex(0.5f, -1, 0.5f, green), vertex(0.5f, 1, 0.5f, green), vertex(1, -1, 0.5f, green),
+                                        vertex(1, 1, 0.5f, green)}));
+  const std::vector<uint8_t> indices = {0, 1, 2, 3, 5, 6, 7, 8, 9};
+  scene.gpu.memory().write(kIndices, indices);
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 32, 8);
+  clear_color(s, {0, 0, 0, 0});
+  s.method(0, "SET_INDEX_BUFFER_A", high(kIndices)).method(0, "SET_INDEX_BUFFER_B", low(kIndices));
+  s.method(0, "SET_INDEX_BUFFER_C", high(kIndices + 0xff)).method(0, "SET_INDEX_BUFFER_D", low(kIndices + 0xff));
+  s.method(0, "SET_INDEX_BUFFER_E", 0).method(0, "SET_INDEX_BUFFER_F", 0); // ONE_BYTE indices from index 0
+  s.method(0, "SET_DA_PRIMITIVE_RESTART", 1);
+  // SET_DA_PRIMITIVE_RESTART_INDEX (0x1648, clb197.h) is missing from the generated method names: by offset.
+  s.header(maxwell::HeaderKind::increasing, 0, 0x1648, 1).word(5);
+  s.method(0, "BEGIN", 5).method(0, "DRAW_INDEX_BUFFER", 9).method(0, "END", 0); // TRIANGLE_STRIP
+  scene.run(s);
+  const auto pixels = scene.read_target(kColorTarget, 32, 8, 4);
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 32; ++x) {
+      std::array<uint8_t, 4> expected{0, 0, 0, 0};
+      if (x < 8) expected = {255, 0, 0, 255};
+      if (x >= 24) expected = {0, 255, 0, 255};
+      wrong += texel8(pixels, 32, x, y) != expected;
+    }
+  }
+  CHECK(wrong == 0);
+  check_no_validation_messages(context);
+}
+
+TEST_CASE("scaled, 3-component vertex formats are widened and quads are drawn as two triangles", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  // Stride 12: position R16G16B16A16 SSCALED (-1/+1 integers read as floats), colour R8G8B8 UNORM (alpha reads
+  // 1). The colour (255, 51, 0) reads (1.0, 0.2, 0.0, 1.0) and stores back as (255, 51, 0, 255).
+  // BEGIN QUADS with the four corners: one quad covering the whole target.
+  std::vector<uint8_t> bytes;
+  const int16_t corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+  for (const auto& corner : corners) {
+    const int16_t position[4] = {corner[0], corner[1], 0, 1};
+    const uint8_t* raw = reinterpret_cast<const uint8_t*>(position);
+    bytes.insert(bytes.end(), raw, raw + 8);
+    bytes.insert(bytes.end(), {255, 51, 0, 0xee}); // the fourth byte is padding the attribute must not read
+  }
+  scene.gpu.memory().write(kVertices, bytes);
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 16, 16, 12);
+  clear_color(s, {0, 0, 0, 0});
+  s.method(0, "SET_VERTEX_ATTRIBUTE_A", 0, 0u | (0u << 7) | (0x03u << 21) | (6u << 27)); // R16G16B16A16 SSCALED
+  s.method(0, "SET_VERTEX_ATTRIBUTE_A", 1, 0u | (8u << 7) | (0x13u << 21) | (2u << 27)); // R8G8B8 UNORM
+  draw_arrays(s, 0, 4, 7); // QUADS
+  scene.run(s);
+  const auto pixels = scene.read_target(kColorTarget, 16, 16, 4);
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < 16; ++y) {
+    for (uint32_t x = 0; x < 16; ++x) wrong += texel8(pixels, 16, x, y) != std::array<uint8_t, 4>{255, 51, 0, 255};
+  }
+  CHECK(wrong == 0);
+  check_no_validation_messages(context);
+}

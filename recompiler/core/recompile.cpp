@@ -21,6 +21,11 @@ std::filesystem::path source_root() {
   return KILN_RECOMPILER_SOURCE_ROOT;
 }
 
+std::filesystem::path binary_root() {
+  if (const char* overridden = std::getenv("KILN_BINARY_DIR")) return overridden;
+  return KILN_RECOMPILER_BINARY_ROOT;
+}
+
 RecompileSummary recompile(const RecompileOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   if (options.platform != "linux-user") throw Error("unknown platform '" + options.platform + "' (supported: linux-user)");
@@ -31,6 +36,7 @@ RecompileSummary recompile(const RecompileOptions& options) {
   emit::EmitOptions emit_options;
   emit_options.output = options.output;
   emit_options.source_root = source_root();
+  emit_options.binary_root = binary_root();
   emit_options.platform = options.platform;
   const emit::EmitReport report = emit::emit_project(program, options.input, emit_options);
   RecompileSummary summary;

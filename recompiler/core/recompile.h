@@ -34,5 +34,7 @@ std::filesystem::path build(const std::filesystem::path& output, unsigned jobs);
 
 /// The kiln source tree the generated projects build the runtime from.
 std::filesystem::path source_root();
+/// The kiln build tree whose runtime libraries (the GPU side of the platform) the generated projects link.
+std::filesystem::path binary_root();
 
 } // namespace kiln::recompiler

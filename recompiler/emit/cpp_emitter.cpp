@@ -189,14 +189,10 @@ if(NOT CMAKE_BUILD_TYPE)
   set(CMAKE_BUILD_TYPE Release)
 endif()
 set(KILN_SOURCE_DIR "{}" CACHE PATH "kiln source tree (runtime sources)")
+set(KILN_BINARY_DIR "{}" CACHE PATH "kiln build tree (prebuilt runtime libraries)")
 file(GLOB generated_sources CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/functions_*.cpp)
-add_library(kiln_guest_runtime STATIC
-  ${{KILN_SOURCE_DIR}}/runtime/core/guest_memory.cpp
-  ${{KILN_SOURCE_DIR}}/runtime/core/dispatch.cpp
-  ${{KILN_SOURCE_DIR}}/runtime/platform/linux-user/process.cpp
-  ${{KILN_SOURCE_DIR}}/runtime/platform/linux-user/syscalls.cpp)
-target_include_directories(kiln_guest_runtime PUBLIC ${{KILN_SOURCE_DIR}})
-target_compile_options(kiln_guest_runtime PRIVATE -O2)
+# The platform's runtime (target kiln_guest_runtime): which sources and libraries it takes is the platform's business.
+include(${{KILN_SOURCE_DIR}}/runtime/platform/linux-user/guest_runtime.cmake)
 add_executable(program main.cpp function_table.cpp guest_image.S ${{generated_sources}})
 target_include_directories(program PRIVATE ${{CMAKE_CURRENT_SOURCE_DIR}})
 # Generated code: jump labels are emitted for every branch target, some stay unused.
@@ -225,7 +221,7 @@ int main() {{
   endif()
 endif()
 )cmake",
-                     options.source_root.generic_string());
+                     options.source_root.generic_string(), options.binary_root.generic_string());
 }
 
 } // namespace

@@ -21,6 +21,7 @@ struct UntranslatedInstruction {
 struct EmitOptions {
   std::filesystem::path output;
   std::filesystem::path source_root;   ///< kiln's repository (runtime sources)
+  std::filesystem::path binary_root;   ///< kiln's build tree (prebuilt runtime libraries)
   std::string platform = "linux-user";
   size_t instructions_per_file = 6000; ///< host compile time vs parallelism
 };

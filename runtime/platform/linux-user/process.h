@@ -7,6 +7,7 @@ namespace kiln::linux_user {
 
 /// Guest memory layout (all inside the 36-bit guest space).
 constexpr uint64_t mmap_base = 0x800000000;  ///< anonymous/file mappings grow up from here
+constexpr uint64_t mmap_end = 0xc00000000;   ///< up to here; GPU buffer memory (nvgpu_driver.h) follows
 constexpr uint64_t stack_top = 0xff0000000;  ///< initial stack grows down from here
 constexpr uint64_t stack_size = 64ull << 20;
 

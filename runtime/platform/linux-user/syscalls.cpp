@@ -20,6 +20,7 @@
 #include <cstring>
 #include <vector>
 
+#include "runtime/platform/linux-user/nvgpu.h"
 #include "runtime/platform/linux-user/process.h"
 
 namespace kiln::linux_user {
@@ -98,6 +99,7 @@ void write_guest_stat(uint64_t address, const struct stat& s) {
 int64_t guest_mmap(uint64_t address, uint64_t length, uint64_t prot, uint64_t flags, int64_t fd, uint64_t offset) {
   (void)prot;
   if (length == 0) return -EINVAL;
+  if (nvgpu::owns(fd)) return nvgpu::mmap(fd, address, length, flags, offset);
   ProcessState& state = process_state();
   const uint64_t size = (length + rt::guest_page_size - 1) & ~(rt::guest_page_size - 1);
   constexpr uint64_t map_fixed = 0x10, map_anonymous = 0x20;
@@ -108,7 +110,7 @@ int64_t guest_mmap(uint64_t address, uint64_t length, uint64_t prot, uint64_t fl
   } else {
     at = state.mmap_next;
     state.mmap_next += size + rt::guest_page_size; // a guard page between mappings
-    if (state.mmap_next >= stack_top - stack_size) return -ENOMEM;
+    if (state.mmap_next >= mmap_end) return -ENOMEM;
   }
   rt::map_guest(at, size);
   if (!(flags & map_anonymous) && fd >= 0) {
@@ -155,9 +157,12 @@ int64_t dispatch(rt::Cpu* cpu, uint64_t pc) {
   case 56: { // openat
     const char* path = guest_string(x[1]);
     if (!path) return -EFAULT;
+    if (const auto gpu_fd = nvgpu::open(path)) return *gpu_fd;
     return result(openat(static_cast<int>(x[0]), path, host_open_flags(x[2]), static_cast<mode_t>(x[3])));
   }
-  case 57: return result(close(static_cast<int>(x[0])));
+  case 57:
+    if (nvgpu::owns(static_cast<int64_t>(x[0]))) return nvgpu::close(static_cast<int64_t>(x[0]));
+    return result(close(static_cast<int>(x[0])));
   case 62: return result(lseek(static_cast<int>(x[0]), static_cast<off_t>(x[1]), static_cast<int>(x[2])));
   case 80: case 79: { // fstat, newfstatat
     struct stat s;
@@ -191,6 +196,7 @@ int64_t dispatch(rt::Cpu* cpu, uint64_t pc) {
     return -EINVAL;
   }
   case 29: { // ioctl
+    if (nvgpu::owns(static_cast<int64_t>(x[0]))) return nvgpu::ioctl(static_cast<int64_t>(x[0]), x[1], x[2], pc);
     constexpr uint64_t tcgets = 0x5401, tiocgwinsz = 0x5413;
     if (x[1] == tcgets || x[1] == tiocgwinsz) return -ENOTTY;
     return -ENOTTY;
@@ -214,7 +220,8 @@ int64_t dispatch(rt::Cpu* cpu, uint64_t pc) {
     return static_cast<int64_t>(state.brk_current);
   }
   case 222: return guest_mmap(x[0], x[1], x[2], x[3], static_cast<int64_t>(x[4]), x[5]);
-  case 215: // munmap
+  case 215: // munmap (GPU buffer memory stays with its nvmap handle)
+    if (nvgpu::holds_memory(x[0], x[1])) return 0;
     rt::unmap_guest(x[0], (x[1] + rt::guest_page_size - 1) & ~(rt::guest_page_size - 1));
     return 0;
   case 216: { // mremap: move to a fresh mapping

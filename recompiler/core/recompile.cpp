@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "recompiler/analysis/program.h"
+#include "recompiler/core/title_setup.h"
 #include "recompiler/isa/aarch64/decoder.h"
 #include "recompiler/loaders/elf/elf_file.h"
 #include "runtime/base/error.h"
@@ -29,15 +30,17 @@ std::filesystem::path binary_root() {
 RecompileSummary recompile(const RecompileOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   if (options.platform != "linux-user") throw Error("unknown platform '" + options.platform + "' (supported: linux-user)");
-  const std::vector<uint8_t> bytes = read_file(options.input);
-  const elf::ElfFile elf(bytes, options.input.string());
+  const TitleSetup setup = prepare_title(options.input, options.config, options.find_config, options.patch_sets);
+  const elf::ElfFile elf(setup.bytes, options.input.string());
   const a64::Decoder decoder;
-  const analysis::Program program(elf, decoder);
+  const analysis::Program program(elf, decoder, setup.hints);
+  check_against_program(setup, program);
   emit::EmitOptions emit_options;
   emit_options.output = options.output;
   emit_options.source_root = source_root();
   emit_options.binary_root = binary_root();
   emit_options.platform = options.platform;
+  emit_options.customization = setup.customization;
   const emit::EmitReport report = emit::emit_project(program, options.input, emit_options);
   RecompileSummary summary;
   summary.functions = report.functions;
@@ -47,6 +50,11 @@ RecompileSummary recompile(const RecompileOptions& options) {
   summary.untranslated = report.untranslated;
   summary.files_written = report.files_written;
   summary.files_unchanged = report.files_unchanged;
+  summary.fallback_steps = report.fallback_steps;
+  if (setup.config) summary.config = setup.config->file;
+  summary.applied_patch_sets = setup.changes.applied;
+  summary.discovery_report = options.output / "discovery.toml";
+  write_discovery_report(summary.discovery_report, program, report.untranslated);
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return summary;
 }

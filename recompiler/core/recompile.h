@@ -14,6 +14,9 @@ struct RecompileOptions {
   std::filesystem::path input;
   std::filesystem::path output;
   std::string platform = "linux-user";
+  std::filesystem::path config;        ///< the title's kiln.toml; empty: look for one (find_config)
+  bool find_config = true;             ///< beside the executable, else games/*/kiln.toml naming its hash
+  std::vector<std::string> patch_sets; ///< applied in this order (folders or ids under patches/<title>/)
 };
 
 struct RecompileSummary {
@@ -23,6 +26,10 @@ struct RecompileSummary {
   std::vector<uint64_t> unresolved_indirect_branches;
   std::vector<emit::UntranslatedInstruction> untranslated;
   size_t files_written = 0, files_unchanged = 0;
+  size_t fallback_steps = 0;                   ///< instructions the fallback interpreter covers
+  std::filesystem::path config;                ///< the kiln.toml used (empty: none)
+  std::vector<std::string> applied_patch_sets; ///< "id version", in order
+  std::filesystem::path discovery_report;      ///< OUTDIR/discovery.toml
   double seconds = 0;
 };
 

@@ -5,8 +5,12 @@
 #include <algorithm>
 #include <set>
 
+#include "recompiler/emit/fallback_steps.h"
+#include "recompiler/emit/porter_glue.h"
+#include "recompiler/emit/registers.h"
 #include "recompiler/isa/aarch64/semantics/semantics.h"
 #include "runtime/base/file_writer.h"
+#include "runtime/base/hash.h"
 
 namespace kiln::emit {
 namespace {
@@ -17,20 +21,10 @@ using a64::Instruction;
 
 std::string host_name(uint64_t start) { return fmt::format("g_{:x}", start); }
 
-constexpr int vector_base = 100; // used-register ids of V0..V31 (general ones are 0..31, 31 = SP)
-
 /// Which general and vector registers a function touches: those become locals, spilled around calls.
 std::set<int> used_registers(const Program& program, const Function& f) {
   std::set<int> used;
-  for (uint64_t a = f.start; a < f.end; a += 4) {
-    const Instruction& i = *program.instruction(a);
-    for (const a64::Operand& o : i.operands)
-      if (o.kind == a64::Operand::Kind::reg && o.reg.is_general() && !o.reg.is_zero()) used.insert(o.reg.is_sp() ? 31 : o.reg.index);
-      else if (o.kind == a64::Operand::Kind::reg && o.reg.is_vector()) used.insert(vector_base + o.reg.index);
-      else if (o.kind == a64::Operand::Kind::reg && o.reg.kind == a64::RegKind::vlist)
-        for (int k = 0; k < o.reg.count; ++k) used.insert(vector_base + (o.reg.index + k) % 32);
-    if (i.opcode == "BL" || i.opcode == "BLR") used.insert(30);
-  }
+  for (uint64_t a = f.start; a < f.end; a += 4) add_used_registers(*program.instruction(a), used);
   return used;
 }
 
@@ -52,10 +46,12 @@ std::string escape(std::string_view text) {
 
 class FunctionWriter final : public a64::EmitTarget {
 public:
-  FunctionWriter(const Program& program, const Function& function, std::string& out, std::vector<UntranslatedInstruction>& untranslated)
-      : program_(program), function_(function), out_(out), untranslated_(untranslated) {}
+  FunctionWriter(const Program& program, const Function& function, const Customization& custom, std::string& out,
+                 std::vector<UntranslatedInstruction>& untranslated)
+      : program_(program), function_(function), custom_(custom), out_(out), untranslated_(untranslated) {}
 
   void write() {
+    if (const auto stub = custom_.stubs.find(function_.start); stub != custom_.stubs.end()) return write_stub(stub->second);
     collect_labels();
     const std::set<int> used = used_registers(program_, function_);
     std::string spill, reload, reload_after_call;
@@ -88,6 +84,7 @@ public:
     for (uint64_t a = function_.start; a < function_.end; a += 4) {
       current_ = program_.instruction(a);
       if (labels_.count(a)) out_ += fmt::format(" L_{:x}:\n", a);
+      call_hooks(a, false);
       if (!current_->decoded) {
         untranslated("undecodable word");
         falls_through = false;
@@ -97,6 +94,7 @@ public:
       const a64::ControlFlow kind = a64::control_flow(*current_).kind;
       falls_through = !(kind == a64::ControlFlow::branch || kind == a64::ControlFlow::indirect_branch || kind == a64::ControlFlow::ret ||
                         kind == a64::ControlFlow::stop);
+      call_hooks(a, true);
     }
     if (falls_through) {
       out_ += "  // falls through into the next function\n";
@@ -138,7 +136,7 @@ public:
   void supervisor_call() override { line(fmt::format("spill(); kiln::rt::supervisor_call(c, {:#x}ull); reload();", current_->address)); }
   void untranslated(const std::string& reason) override {
     const std::string display = function_.name.empty() ? fmt::format("sub_{:x}", function_.start) : function_.name;
-    untranslated_.push_back({current_->address, current_->encoding, current_->text, display});
+    untranslated_.push_back({current_->address, current_->encoding, current_->text, display, !current_->decoded});
     line(fmt::format("spill(); kiln::rt::trap_untranslated(c, {:#x}ull, {:#x}u, \"{}\", \"{}: {}\");", current_->address, current_->encoding,
                      escape(display), escape(reason), escape(current_->text)));
   }
@@ -146,11 +144,48 @@ public:
 private:
   bool inside(uint64_t target) const { return target >= function_.start && target < function_.end; }
 
+  /// A stubbed function returns at once, with x0 set when the stub gives a value.
+  void write_stub(const std::optional<uint64_t>& value) {
+    out_ += fmt::format("// {} [{:#x}, {:#x}): stubbed by the title configuration\nvoid {}(Cpu* c) {{\n", display_name(), function_.start, function_.end,
+                        host_name(function_.start));
+    out_ += value ? fmt::format("  c->x[0] = {:#x}ull;\n}}\n\n", *value) : "  (void)c;\n}\n\n";
+  }
+
+  std::string display_name() const { return function_.name.empty() ? fmt::format("sub_{:x}", function_.start) : function_.name; }
+
+  /// The porter's hooks at `address` (before or after its instruction): the hook sees the spilled registers,
+  /// and may go on, return from this function, or branch (to a listed target here, else as a tail call).
+  void call_hooks(uint64_t address, bool after) {
+    const auto [first, last] = custom_.hooks.equal_range(address);
+    for (auto it = first; it != last; ++it) {
+      if (it->second.after != after) continue;
+      line(fmt::format("{{ spill(); const kiln::rt::HookResult hook_ = {}(c); reload();", it->second.function));
+      line("  if (hook_.action == kiln::rt::HookResult::Action::return_to_caller) { spill(); return; }");
+      line("  if (hook_.action == kiln::rt::HookResult::Action::branch) {");
+      if (!it->second.targets.empty()) {
+        line("    switch (hook_.target) {");
+        for (uint64_t t : it->second.targets) line(fmt::format("    case {:#x}ull: goto L_{:x};", t, t));
+        line("    default: break;\n    }");
+      }
+      line("    spill(); kiln::rt::call_guest(c, hook_.target); return;\n  }\n  }");
+    }
+  }
+
+  /// The host function that runs guest function `start` when called: the porter's replacement, if any.
+  std::string callee_name(uint64_t start) const {
+    const auto replacement = custom_.replacements.find(start);
+    return replacement != custom_.replacements.end() ? replacement->second : host_name(start);
+  }
+
   /// Control leaves this function for guest `target`: as a call (then continue) or a tail call (then return).
   void transfer(uint64_t target, bool tail) {
     const Function* owner = program_.function_containing(target);
     std::string invoke;
-    if (owner && (owner->start == target || owner->secondary_entries.count(target))) {
+    if (owner && custom_.ignored.count(owner->start)) {
+      invoke = fmt::format("kiln::rt::call_guest(c, {:#x}ull);", target); // left out: the fallback interpreter runs it
+    } else if (owner && owner->start == target && custom_.replacements.count(target)) {
+      invoke = fmt::format("{}(c);", callee_name(target));
+    } else if (owner && (owner->start == target || owner->secondary_entries.count(target))) {
       invoke = owner->secondary_entries.empty() ? fmt::format("{}(c);", host_name(owner->start))
                                                 : fmt::format("c->pc = {:#x}ull; {}(c);", target, host_name(owner->start));
     } else {
@@ -167,10 +202,13 @@ private:
     for (const auto& [branch, table] : program_.jump_tables())
       if (inside(branch)) labels_.insert(table.targets.begin(), table.targets.end());
     labels_.insert(function_.secondary_entries.begin(), function_.secondary_entries.end());
+    for (const auto& [address, hook] : custom_.hooks)
+      if (inside(address)) labels_.insert(hook.targets.begin(), hook.targets.end());
   }
 
   const Program& program_;
   const Function& function_;
+  const Customization& custom_;
   std::string& out_;
   std::vector<UntranslatedInstruction>& untranslated_;
   const Instruction* current_ = nullptr;
@@ -190,10 +228,12 @@ if(NOT CMAKE_BUILD_TYPE)
 endif()
 set(KILN_SOURCE_DIR "{}" CACHE PATH "kiln source tree (runtime sources)")
 set(KILN_BINARY_DIR "{}" CACHE PATH "kiln build tree (prebuilt runtime libraries)")
-file(GLOB generated_sources CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/functions_*.cpp)
+# functions_*: compiled guest functions; fallback_*: the fallback interpreter's steps; porter_*: the title's C++.
+file(GLOB generated_sources CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/functions_*.cpp ${{CMAKE_CURRENT_SOURCE_DIR}}/fallback_*.cpp
+     ${{CMAKE_CURRENT_SOURCE_DIR}}/porter_*.cpp)
 # The platform's runtime (target kiln_guest_runtime): which sources and libraries it takes is the platform's business.
 include(${{KILN_SOURCE_DIR}}/runtime/platform/linux-user/guest_runtime.cmake)
-add_executable(program main.cpp function_table.cpp guest_image.S ${{generated_sources}})
+add_executable(program main.cpp function_table.cpp guest_image.S ${{generated_sources}} ${{KILN_SOURCE_DIR}}/runtime/core/fallback.cpp)
 target_include_directories(program PRIVATE ${{CMAKE_CURRENT_SOURCE_DIR}})
 # Generated code: jump labels are emitted for every branch target, some stay unused.
 # -ffp-contract=off: AArch64 rounds FMUL and FADD separately, so the host must not fuse them (GNU modes fuse by default).
@@ -235,37 +275,85 @@ EmitReport emit_project(const Program& program, const std::filesystem::path& elf
   const auto& functions = program.functions();
   report.functions = functions.size();
 
-  std::string header = "// Generated by kiln recompile; do not edit.\n#pragma once\n#include \"runtime/core/a64_ops.h\"\n\n";
+  const Customization& custom = options.customization;
+  std::string header = "// Generated by kiln recompile; do not edit.\n#pragma once\n#include \"runtime/core/a64_ops.h\"\n#include \"runtime/core/hooks.h\"\n\n";
   header += "using kiln::rt::Cpu;\n";
-  for (const Function& f : functions) header += fmt::format("void {}(Cpu* c);\n", host_name(f.start));
+  for (const Function& f : functions)
+    if (!custom.ignored.count(f.start)) header += fmt::format("void {}(Cpu* c);\n", host_name(f.start));
+  header += porter_declarations(custom);
   write("functions.h", header);
 
-  size_t file_index = 0;
-  std::string body;
+  // Functions go into files whose boundaries depend only on function addresses (not on their contents), and
+  // each file is named after its first function: a change to one function (a hook, a patch) rewrites one file,
+  // so the host build recompiles only that file.
+  std::set<std::string> written_chunks;
+  std::string body, chunk_name;
   size_t body_instructions = 0;
   auto flush = [&] {
     if (body.empty()) return;
-    write(fmt::format("functions_{:03}.cpp", file_index++), file_prelude + body);
+    write(chunk_name, file_prelude + body);
+    written_chunks.insert(chunk_name);
     body.clear();
     body_instructions = 0;
   };
   for (const Function& f : functions) {
-    FunctionWriter(program, f, body, report.untranslated).write();
+    if (custom.ignored.count(f.start)) continue;
+    if (body.empty()) chunk_name = fmt::format("functions_{:x}.cpp", f.start);
+    body += fmt::format("// key {:016x}\n", function_key(program, f, custom));
+    FunctionWriter(program, f, custom, body, report.untranslated).write();
     report.instructions += (f.end - f.start) / 4;
     body_instructions += (f.end - f.start) / 4;
-    if (body_instructions >= options.instructions_per_file) flush();
+    const bool boundary = (hash64(fmt::format("{:x}", f.start)) & 3) == 0;
+    if (body_instructions >= options.instructions_per_file * 2 || (body_instructions >= options.instructions_per_file / 2 && boundary)) flush();
   }
   flush();
-  // Remove stale chunks from an earlier, larger output.
-  for (size_t k = file_index;; ++k) {
-    const auto stale = options.output / fmt::format("functions_{:03}.cpp", k);
-    if (!std::filesystem::exists(stale)) break;
-    std::filesystem::remove(stale);
+
+  // Everything not inside a compiled function runs through the fallback interpreter if control gets there.
+  // That is code outside every function, in ignored ones, and inside a function where no known entry reaches.
+  std::vector<uint64_t> uncovered;
+  for (const analysis::CodeRange& range : program.code_ranges())
+    for (uint64_t a = range.start; a < range.end;) {
+      const Function* owner = program.function_containing(a);
+      if (!owner || custom.ignored.count(owner->start) || custom.stubs.count(owner->start)) {
+        uncovered.push_back(a);
+        a += 4;
+        continue;
+      }
+      const std::vector<uint64_t> unreached = unreached_instructions(program, *owner);
+      uncovered.insert(uncovered.end(), unreached.begin(), unreached.end());
+      a = owner->end;
+    }
+  const FallbackSteps steps = emit_fallback_steps(program, uncovered);
+  report.fallback_steps = steps.count;
+  for (size_t k = 0; k < steps.files.size(); ++k) {
+    const std::string name = fmt::format("fallback_{:03}.cpp", k);
+    write(name, steps.files[k]);
+    written_chunks.insert(name);
+  }
+  write("fallback_table.cpp", steps.table);
+  written_chunks.insert("fallback_table.cpp");
+
+  // Porter sources (hooks, replacements) are copied in, so the project builds on its own (and on a compile farm).
+  for (const auto& source : custom.sources) {
+    const std::string name = "porter_" + source.filename().string();
+    const std::vector<uint8_t> text = read_file(source);
+    if (write_file_if_changed(options.output / name, std::span<const uint8_t>(text)) == WriteResult::written) ++report.files_written;
+    else ++report.files_unchanged;
+    written_chunks.insert(name);
+  }
+  write("porter_glue.cpp", porter_glue(program, custom));
+  written_chunks.insert("porter_glue.cpp");
+  // Remove generated sources an earlier run wrote and this one did not.
+  for (const auto& entry : std::filesystem::directory_iterator(options.output)) {
+    const std::string name = entry.path().filename().string();
+    const bool generated = name.ends_with(".cpp") && (name.starts_with("functions_") || name.starts_with("fallback_") || name.starts_with("porter_"));
+    if (generated && !written_chunks.count(name)) std::filesystem::remove(entry.path());
   }
 
   // The dispatch table: every entry address (primary and secondary) to its host function, sorted.
   std::vector<std::pair<uint64_t, uint64_t>> entries;
   for (const Function& f : functions) {
+    if (custom.ignored.count(f.start)) continue;
     entries.emplace_back(f.start, f.start);
     for (uint64_t e : f.secondary_entries) entries.emplace_back(e, f.start);
   }
@@ -273,7 +361,10 @@ EmitReport emit_project(const Program& program, const std::filesystem::path& elf
   const elf::ElfFile& elf = program.elf();
   std::string table = "// Generated by kiln recompile; do not edit.\n#include \"functions.h\"\n#include \"runtime/core/dispatch.h\"\n\n";
   table += "namespace {\nconst kiln::rt::FunctionEntry entries[] = {\n";
-  for (const auto& [address, start] : entries) table += fmt::format("  {{{:#x}ull, {}}},\n", address, host_name(start));
+  for (const auto& [address, start] : entries) {
+    const auto replacement = custom.replacements.find(address);
+    table += fmt::format("  {{{:#x}ull, {}}},\n", address, replacement != custom.replacements.end() ? replacement->second : host_name(start));
+  }
   table += "};\nconst kiln::rt::SegmentInfo segments[] = {\n";
   for (const elf::Segment& s : elf.segments())
     table += fmt::format("  {{{:#x}ull, {:#x}ull, {:#x}ull, {:#x}ull, {}u}},\n", s.address, s.file_offset, s.file_size, s.memory_size, s.flags);
@@ -287,8 +378,9 @@ EmitReport emit_project(const Program& program, const std::filesystem::path& elf
 
   write("guest_image.S", ".section .rodata\n.balign 16\n.global kiln_guest_image\n.global kiln_guest_image_end\nkiln_guest_image:\n"
                          ".incbin \"program.elf\"\nkiln_guest_image_end:\n.section .note.GNU-stack,\"\",@progbits\n");
-  const std::vector<uint8_t> image = read_file(elf_path);
-  if (write_file_if_changed(options.output / "program.elf", std::span<const uint8_t>(image)) == WriteResult::written) ++report.files_written;
+  // The image as recompiled (with the configuration's instruction patches applied), not the file on disk.
+  (void)elf_path;
+  if (write_file_if_changed(options.output / "program.elf", program.elf().bytes()) == WriteResult::written) ++report.files_written;
   write("main.cpp", "// Generated by kiln recompile; do not edit.\n#include \"runtime/core/dispatch.h\"\n#include \"runtime/platform/linux-user/process.h\"\n\n"
                     "extern const kiln::rt::ProgramInfo kiln_program;\n\n"
                     "int main(int argc, char** argv, char** envp) { return kiln::linux_user::run(kiln_program, argc, argv, envp); }\n");

@@ -4,6 +4,9 @@
 // Output is deterministic and written with write_file_if_changed, so rebuilds only recompile what changed.
 #include <cstdint>
 #include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,6 +19,23 @@ struct UntranslatedInstruction {
   uint32_t encoding = 0;
   std::string text;
   std::string function;
+  bool undecodable = false; ///< no instruction at all (data or an unknown encoding) rather than missing semantics
+};
+
+/// A porter's or modder's changes to the generated code (from kiln.toml and patch sets; recompiler/config).
+struct Customization {
+  struct Hook {
+    bool after = false;
+    std::string function;          ///< `kiln::rt::HookResult function(kiln::rt::Cpu*)`
+    std::vector<uint64_t> targets; ///< addresses inside the function it may branch to
+  };
+  std::set<uint64_t> ignored;                          ///< functions left out (run by the fallback interpreter)
+  std::map<uint64_t, std::optional<uint64_t>> stubs;   ///< function -> value for x0 (or none): returns at once
+  std::map<uint64_t, std::string> replacements;        ///< function -> `void function(kiln::rt::Cpu*)`
+  std::multimap<uint64_t, Hook> hooks;                 ///< instruction -> hooks, in configuration order
+  std::vector<std::filesystem::path> sources;          ///< C++ files compiled into the project (hooks, replacements)
+  std::vector<std::string> applied_patch_sets;         ///< "id version", listed in the project and at start-up
+  std::string config_key;                              ///< hash of the configuration, part of every function's key
 };
 
 struct EmitOptions {
@@ -24,6 +44,7 @@ struct EmitOptions {
   std::filesystem::path binary_root;   ///< kiln's build tree (prebuilt runtime libraries)
   std::string platform = "linux-user";
   size_t instructions_per_file = 6000; ///< host compile time vs parallelism
+  Customization customization;
 };
 
 struct EmitReport {
@@ -31,6 +52,7 @@ struct EmitReport {
   size_t instructions = 0;
   size_t files_written = 0;
   size_t files_unchanged = 0;
+  size_t fallback_steps = 0; ///< instructions outside compiled functions, run by the fallback interpreter
   std::vector<UntranslatedInstruction> untranslated;
 };
 

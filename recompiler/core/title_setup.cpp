@@ -1,0 +1,126 @@
+#include "recompiler/core/title_setup.h"
+
+#include <fmt/format.h>
+
+#include "recompiler/config/toml_fields.h"
+#include "recompiler/core/recompile.h"
+#include "recompiler/isa/aarch64/semantics/semantics.h"
+#include "recompiler/loaders/elf/elf_file.h"
+#include "runtime/base/file_writer.h"
+#include "runtime/base/hash.h"
+
+namespace kiln::recompiler {
+namespace {
+
+Error config_error(const config::Origin& origin, const std::string& message) {
+  return Error(in_file(origin.patch_set.empty() ? fmt::format("{}:{}", origin.file, origin.line) : origin.describe()), message);
+}
+
+void apply_instruction_patches(std::vector<uint8_t>& bytes, const std::string& name, const std::vector<config::InstructionPatch>& patches) {
+  const std::vector<uint8_t> original = bytes;
+  const elf::ElfFile elf(original, name);
+  for (const config::InstructionPatch& patch : patches) {
+    const elf::Segment* segment = elf.segment_at(patch.address);
+    if (!segment || !segment->executable() || patch.address + 4 > segment->address + segment->file_size)
+      throw config_error(patch.origin, fmt::format("patch address {:#x} is not inside an executable segment of {}", patch.address, name));
+    const uint64_t offset = segment->file_offset + (patch.address - segment->address);
+    const uint32_t current = uint32_t(bytes[offset]) | uint32_t(bytes[offset + 1]) << 8 | uint32_t(bytes[offset + 2]) << 16 | uint32_t(bytes[offset + 3]) << 24;
+    if (patch.original && *patch.original != current)
+      throw config_error(patch.origin, fmt::format("patch at {:#x} expects instruction {:#010x}, but {} holds {:#010x} there", patch.address, *patch.original, name, current));
+    for (int b = 0; b < 4; ++b) bytes[offset + b] = static_cast<uint8_t>(patch.encoding >> (8 * b));
+  }
+}
+
+std::string toml_string(std::string_view text) {
+  std::string out = "\"";
+  for (char ch : text) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+} // namespace
+
+TitleSetup prepare_title(const std::filesystem::path& input, const std::filesystem::path& config_file, bool find_config,
+                         const std::vector<std::string>& patch_sets) {
+  TitleSetup setup;
+  setup.bytes = read_file(input);
+  std::filesystem::path file = config_file;
+  if (file.empty() && find_config) file = config::find_title_config(input, setup.bytes, source_root());
+  if (file.empty()) {
+    if (!patch_sets.empty()) throw Error("patch sets need the title's kiln.toml (--config)");
+    return setup;
+  }
+  setup.config = config::load_title_config(file);
+  config::verify_input(*setup.config, input, setup.bytes);
+  std::vector<config::PatchSet> sets;
+  for (const std::string& name : patch_sets) sets.push_back(config::load_patch_set(config::find_patch_set(name, *setup.config, source_root() / "patches")));
+  setup.changes = config::combine_changes_or_throw(*setup.config, sets);
+  const config::Changes& changes = setup.changes.changes;
+  apply_instruction_patches(setup.bytes, input.string(), changes.patches);
+
+  for (const config::FunctionHint& f : changes.functions) setup.hints.functions.push_back({f.address, f.size.value_or(0), f.name});
+  for (const config::JumpTableHint& j : changes.jump_tables)
+    if (!setup.hints.jump_tables.emplace(j.branch, j.targets).second) throw config_error(j.origin, fmt::format("jump table at {:#x} is described twice", j.branch));
+  emit::Customization& custom = setup.customization;
+  for (const config::IgnoredFunction& i : changes.ignore) custom.ignored.insert(i.address);
+  for (const config::Stub& s : changes.stubs) custom.stubs[s.address] = s.return_value;
+  for (const config::Replacement& r : changes.replacements) custom.replacements[r.address] = r.function;
+  for (const config::Hook& h : changes.hooks) custom.hooks.emplace(h.address, emit::Customization::Hook{h.when == config::HookWhen::after, h.function, h.targets});
+  custom.sources = changes.sources;
+  custom.applied_patch_sets = setup.changes.applied;
+  return setup;
+}
+
+void check_against_program(const TitleSetup& setup, const analysis::Program& program) {
+  const config::Changes& changes = setup.changes.changes;
+  auto function_start = [&](uint64_t address, const config::Origin& origin, const char* what) {
+    const analysis::Function* f = program.function_at(address);
+    if (!f) {
+      const analysis::Function* owner = program.function_containing(address);
+      throw config_error(origin, owner ? fmt::format("{} {:#x} is inside function {:#x} ({}), not at its start", what, address, owner->start, owner->name)
+                                       : fmt::format("{} {:#x} is not a function analysis found (add it under [[functions]])", what, address));
+    }
+  };
+  for (const config::IgnoredFunction& i : changes.ignore) function_start(i.address, i.origin, "ignored function");
+  for (const config::Stub& s : changes.stubs) function_start(s.address, s.origin, "stubbed function");
+  for (const config::Replacement& r : changes.replacements) function_start(r.address, r.origin, "replaced function");
+  for (const config::Hook& h : changes.hooks) {
+    const analysis::Function* f = program.function_containing(h.address);
+    if (!f) throw config_error(h.origin, fmt::format("hook address {:#x} is not inside a function analysis found", h.address));
+    if (setup.customization.ignored.count(f->start) || setup.customization.stubs.count(f->start))
+      throw config_error(h.origin, fmt::format("hook address {:#x} is inside function {:#x}, which is ignored or stubbed (not compiled)", h.address, f->start));
+    for (uint64_t t : h.targets)
+      if (t < f->start || t >= f->end) throw config_error(h.origin, fmt::format("hook target {:#x} is outside the hooked function [{:#x}, {:#x})", t, f->start, f->end));
+    if (h.when == config::HookWhen::after) {
+      const a64::ControlFlow kind = a64::control_flow(*program.instruction(h.address)).kind;
+      if (kind != a64::ControlFlow::none && kind != a64::ControlFlow::call && kind != a64::ControlFlow::indirect_call)
+        throw config_error(h.origin, fmt::format("an 'after' hook at {:#x} follows a branch or return, so it would never run; hook 'before' it instead", h.address));
+    }
+  }
+}
+
+void write_discovery_report(const std::filesystem::path& file, const analysis::Program& program,
+                            const std::vector<emit::UntranslatedInstruction>& untranslated) {
+  auto name_of = [&](uint64_t address) {
+    const analysis::Function* f = program.function_containing(address);
+    return f ? (f->name.empty() ? fmt::format("sub_{:x}", f->start) : f->name) : std::string("(no function)");
+  };
+  std::string out = fmt::format("# Written by kiln recompile for {}: what analysis could not resolve.\n"
+                                "# `kiln discover apply` turns run-time [[reached]] entries into kiln.toml entries; the rest is for the porter\n"
+                                "# ([[jump_tables]] hints, [[functions]] entries, patches).\n\n",
+                                program.elf().name());
+  for (uint64_t branch : program.unresolved_indirect_branches())
+    out += fmt::format("[[unresolved_branch]]\naddress = {:#x}\nfunction = {}\ninstruction = {}\n\n", branch, toml_string(name_of(branch)),
+                       toml_string(program.instruction(branch)->text));
+  for (const analysis::JumpTableIssue& issue : program.jump_table_issues())
+    out += fmt::format("[[jump_table]]\nbranch = {:#x}\ntable = {:#x}\nfunction = {}\nproblem = {}\n\n", issue.branch, issue.table,
+                       toml_string(name_of(issue.branch)), toml_string(issue.problem));
+  for (const emit::UntranslatedInstruction& u : untranslated)
+    out += fmt::format("[[{}]]\naddress = {:#x}\nencoding = {:#010x}\nfunction = {}\ntext = {}\n\n", u.undecodable ? "undecodable" : "untranslated", u.address,
+                       u.encoding, toml_string(u.function), toml_string(u.text));
+  write_file_if_changed(file, out);
+}
+
+} // namespace kiln::recompiler

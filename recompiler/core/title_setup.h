@@ -1,0 +1,39 @@
+#pragma once
+// Between the title's configuration and the pipeline: finding and checking kiln.toml and the chosen patch sets,
+// applying instruction patches to the executable's bytes, turning the rest into analysis hints and emitter
+// customisation, checking them against what analysis found, and writing the discovery report.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "recompiler/analysis/program.h"
+#include "recompiler/config/patch_sets.h"
+#include "recompiler/emit/cpp_emitter.h"
+
+namespace kiln::recompiler {
+
+struct TitleSetup {
+  std::vector<uint8_t> bytes;                 ///< the executable with instruction patches applied
+  std::optional<config::TitleConfig> config;  ///< absent when no kiln.toml applies
+  config::CombinedChanges changes;
+  analysis::Hints hints;
+  emit::Customization customization;
+};
+
+/// Reads `input`, finds (when `config_file` is empty and `find_config` is set) or loads its kiln.toml, checks
+/// the input hash, applies `patch_sets` in order (any conflict is an error listing all of them) and the
+/// instruction patches. Errors name the file and line of the entry at fault.
+TitleSetup prepare_title(const std::filesystem::path& input, const std::filesystem::path& config_file, bool find_config,
+                         const std::vector<std::string>& patch_sets);
+
+/// Checks that every configured address names what it must (hooks inside compiled functions, replacements and
+/// stubs at function starts...) now that analysis has run.
+void check_against_program(const TitleSetup& setup, const analysis::Program& program);
+
+/// OUTDIR/discovery.toml: unresolved indirect branches, jump tables analysis could not bound, undecodable words
+/// inside functions, instructions without semantics; `kiln discover apply` reads it (and run-time logs).
+void write_discovery_report(const std::filesystem::path& file, const analysis::Program& program,
+                            const std::vector<emit::UntranslatedInstruction>& untranslated);
+
+} // namespace kiln::recompiler

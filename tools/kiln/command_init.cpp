@@ -1,0 +1,65 @@
+// `kiln init EXECUTABLE`: a starting games/<title>/kiln.toml with the executable's hash, the platform and what
+// analysis found (and could not find) in it.
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "recompiler/analysis/program.h"
+#include "recompiler/config/title_config.h"
+#include "recompiler/isa/aarch64/decoder.h"
+#include "recompiler/loaders/elf/elf_file.h"
+#include "runtime/base/error.h"
+#include "runtime/base/file_writer.h"
+#include "tools/kiln/command_registry.h"
+
+namespace {
+
+std::string starting_config(const std::filesystem::path& executable, const std::string& title) {
+  const std::vector<uint8_t> bytes = kiln::read_file(executable);
+  const kiln::elf::ElfFile elf(bytes, executable.string());
+  const kiln::a64::Decoder decoder;
+  const kiln::analysis::Program program(elf, decoder);
+  size_t unnamed = 0;
+  for (const auto& f : program.functions()) unnamed += f.name.empty();
+  std::string out = fmt::format(
+      "# kiln.toml for {0}: written by `kiln init`; docs/porting.md describes every field.\n"
+      "title = \"{0}\"\nplatform = \"linux-user\"\n\n"
+      "[[inputs]]\nname = \"{1}\"\nhash = \"{2}\"\n\n"
+      "# Analysis found {3} functions ({4} without a symbol name), {5} instructions, {6} jump tables;\n"
+      "# {7} indirect branches stay unresolved (they go through the run-time dispatch table and, for addresses that\n"
+      "# were not recompiled, the fallback interpreter; `kiln discover apply` adds what a run reaches).\n",
+      title, executable.filename().string(), kiln::config::content_hash(bytes), program.functions().size(), unnamed, program.instruction_count(),
+      program.jump_tables().size(), program.unresolved_indirect_branches().size());
+  for (uint64_t branch : program.unresolved_indirect_branches()) {
+    const auto* f = program.function_containing(branch);
+    out += fmt::format("#   unresolved: {:#x} {} in {}\n", branch, program.instruction(branch)->text,
+                       f ? (f->name.empty() ? fmt::format("sub_{:x}", f->start) : f->name) : std::string("?"));
+  }
+  for (const auto& issue : program.jump_table_issues()) out += fmt::format("#   jump table at {:#x}: {}\n", issue.branch, issue.problem);
+  out += "\n# Entries to add as porting goes on (see docs/porting.md):\n"
+         "# [[functions]]     address, size, name      entries analysis missed\n"
+         "# [[jump_tables]]   branch, targets           case targets of a BR analysis could not read\n"
+         "# [[ignore]] / [[stubs]] / [[patches]] / [[hooks]] / [[replacements]], sources = [\"hooks.cpp\"]\n";
+  return out;
+}
+
+void setup_init_command(CLI::App& root) {
+  static std::string executable, output, title;
+  static bool force = false;
+  auto* init = root.add_subcommand("init", "write a starting kiln.toml for a guest executable (hash, platform, analysis findings)");
+  init->add_option("executable", executable, "guest executable (static AArch64 Linux ELF)")->required();
+  init->add_option("-o,--output", output, "kiln.toml to write (default: kiln.toml in the current folder)");
+  init->add_option("--title", title, "title name (default: the executable's file name without extension)");
+  init->add_flag("--force", force, "overwrite an existing file");
+  init->callback([] {
+    const std::filesystem::path target = output.empty() ? std::filesystem::path("kiln.toml") : std::filesystem::path(output);
+    if (std::filesystem::exists(target) && !force) throw kiln::Error(kiln::in_file(target.string()), "already exists (--force overwrites it)");
+    const std::string name = title.empty() ? std::filesystem::path(executable).stem().string() : title;
+    kiln::write_file_if_changed(target, starting_config(executable, name));
+    fmt::print("wrote {}\n", target.string());
+  });
+}
+
+} // namespace
+
+KILN_REGISTER_COMMAND("init", setup_init_command);

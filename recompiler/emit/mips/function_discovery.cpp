@@ -12,6 +12,7 @@ namespace {
 constexpr unsigned ra = 31;
 constexpr unsigned jump_table_window = 16; ///< instructions searched before a JR for the table's address
 constexpr size_t max_table_entries = 1024;
+constexpr unsigned max_function_probe = 256; ///< instructions read ahead to accept a code pointer past the code
 
 bool is_jr_ra(const Instruction& i) { return i.decoded && i.opcode == Opcode::jr && r3000::field_rs(i.word) == ra; }
 bool is_transfer(const Instruction& i) {
@@ -111,9 +112,14 @@ void ProgramImage::add_code_pointers() {
   auto plausible = [&](uint32_t t) {
     if (!contains(t) || (t & 3) || is_delay_slot(t) || starts_.count(t)) return false;
     if (t < code_end) return true;
-    // Past the known code: only where a function would start after another (JR $ra; slot) or after padding.
-    const bool after_return = t >= base_ + 8 && is_jr_ra(instruction(t - 8));
-    return (after_return || word(t - 4) == 0) && instruction(t).decoded;
+    // Past the known code (data follows the code in GNU ld's layout): only what reads as a whole function, every
+    // word an instruction up to a JR $ra and its delay slot. Text decodes into invalid opcodes quickly (ASCII
+    // letters are opcodes 18h-1Eh), and zero padding never reaches a return.
+    for (uint32_t a = t, n = 0; contains(a) && n < max_function_probe; a += 4, ++n) {
+      if (!instruction(a).decoded) return false;
+      if (is_jr_ra(instruction(a))) return contains(a + 4) && instruction(a + 4).decoded;
+    }
+    return false;
   };
   std::set<uint32_t> found;
   for (uint32_t a = base_; a < end(); a += 4) {

@@ -1,0 +1,156 @@
+// The BIOS calls answered in C++ (runtime/platform/psx/bios_hle.cpp), through the jump a program makes: PC at
+// A0h/B0h/C0h, the function number in $t1, arguments in $a0..$a3 and on the stack from $sp+10h.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "runtime/platform/psx/machine.h"
+
+using kiln::psx::Machine;
+
+namespace {
+
+constexpr unsigned a0 = 4, a1 = 5, a2 = 6, a3 = 7, v0 = 2, t1 = 9, sp = 29, ra = 31;
+
+struct Fixture {
+  std::string printed;
+  Machine m{Machine::Options{0, {}, {}, [this](std::string_view s) { printed += s; }}};
+  uint32_t call(uint32_t vector, uint32_t number, uint32_t x = 0, uint32_t y = 0, uint32_t z = 0, uint32_t w = 0) {
+    m.cpu.gpr[t1] = number;
+    m.cpu.gpr[a0] = x;
+    m.cpu.gpr[a1] = y;
+    m.cpu.gpr[a2] = z;
+    m.cpu.gpr[a3] = w;
+    m.cpu.gpr[ra] = 0x80010108u;
+    m.cpu.gpr[sp] = 0x801FFF00u;
+    REQUIRE(m.enter_hle(vector));
+    CHECK(m.cpu.pc == 0x80010108u); // back to $ra
+    return m.cpu.gpr[v0];
+  }
+  void put_string(uint32_t address, std::string_view s) {
+    for (size_t i = 0; i <= s.size(); ++i) m.write8(address + static_cast<uint32_t>(i), i < s.size() ? s[i] : 0);
+  }
+};
+
+} // namespace
+
+TEST_CASE("psx BIOS printf formats from registers then the stack", "[psx]") {
+  Fixture f;
+  f.put_string(0x80020000u, "%d|%5u|%-3x|%04X|%c|%s|%%|%i|%x|%3s|%.2s\n");
+  f.put_string(0x80020100u, "str");
+  // o32 varargs: the format is argument 0 in $a0; arguments 1-3 in $a1..$a3; argument k >= 4 at $sp + 4k.
+  f.m.write32(0x801FFF00u + 0x10, 0x5A);
+  f.m.write32(0x801FFF00u + 0x14, 'q');
+  f.m.write32(0x801FFF00u + 0x18, 0x80020100u);
+  f.m.write32(0x801FFF00u + 0x1C, static_cast<uint32_t>(-7));
+  f.m.write32(0x801FFF00u + 0x20, 0xDEADBEEFu);
+  f.m.write32(0x801FFF00u + 0x24, 0x80020100u);
+  f.m.write32(0x801FFF00u + 0x28, 0x80020100u);
+  const uint32_t n = f.call(0xA0, 0x3F, 0x80020000u, static_cast<uint32_t>(-12), 42, 0xAB);
+  CHECK(f.printed == "-12|   42|ab |005A|q|str|%|-7|deadbeef|str|st\n");
+  CHECK(n == f.printed.size());
+}
+
+TEST_CASE("psx BIOS puts and putchar print without adding a newline", "[psx]") {
+  Fixture f;
+  f.put_string(0x80020000u, "abc");
+  f.call(0xB0, 0x3F, 0x80020000u);
+  f.call(0xA0, 0x3C, 'x');
+  f.call(0xB0, 0x3D, '\n');
+  f.call(0xA0, 0x3E, 0); // a null pointer prints <NULL> (psx-spx)
+  CHECK(f.printed == "abcx\n<NULL>");
+}
+
+TEST_CASE("psx BIOS memory and string functions", "[psx]") {
+  Fixture f;
+  f.put_string(0x80020000u, "hello");
+  CHECK(f.call(0xA0, 0x1B, 0x80020000u) == 5);                         // strlen
+  CHECK(f.call(0xA0, 0x2A, 0x80020100u, 0x80020000u, 6) == 0x80020100u); // memcpy returns dst
+  CHECK(f.call(0xA0, 0x17, 0x80020100u, 0x80020000u) == 0);             // strcmp equal
+  CHECK(f.call(0xA0, 0x2B, 0x80020100u, 'z', 3) == 0x80020100u);        // memset
+  CHECK(f.m.read32(0x80020100u) == 0x6C7A7A7Au);                        // "zzzl"
+  CHECK(static_cast<int32_t>(f.call(0xA0, 0x17, 0x80020000u, 0x80020100u)) < 0); // 'h' < 'z'
+  CHECK(f.call(0xA0, 0x1E, 0x80020000u, 'l') == 0x80020002u);           // strchr
+  CHECK(f.call(0xA0, 0x1F, 0x80020000u, 'l') == 0x80020003u);           // strrchr
+  f.put_string(0x80020200u, "  -123x");
+  CHECK(f.call(0xA0, 0x10, 0x80020200u) == static_cast<uint32_t>(-123)); // atoi
+}
+
+TEST_CASE("psx BIOS heap allocates inside InitHeap's area and reuses freed blocks", "[psx]") {
+  Fixture f;
+  f.call(0xA0, 0x39, 0x80100000u, 0x1000); // InitHeap
+  const uint32_t a = f.call(0xA0, 0x33, 100);
+  const uint32_t b = f.call(0xA0, 0x33, 16);
+  CHECK(a == 0x80100000u);
+  CHECK(b == 0x80100000u + 104); // 100 rounded up to 8
+  f.call(0xA0, 0x34, a);
+  CHECK(f.call(0xA0, 0x33, 64) == a); // first fit reuses the freed block
+  CHECK(f.call(0xA0, 0x33, 0x2000) == 0); // does not fit
+  const uint32_t c = f.call(0xA0, 0x37, 4, 4); // calloc: zeroed
+  f.m.write32(c, 0);
+  CHECK(c != 0);
+}
+
+TEST_CASE("psx BIOS exit stops the program with its code", "[psx]") {
+  Fixture f;
+  f.m.cpu.gpr[t1] = 0x06;
+  f.m.cpu.gpr[a0] = 3;
+  try {
+    f.m.enter_hle(0xA0);
+    FAIL("exit() returned");
+  } catch (const kiln::psx::ProgramStop& stop) {
+    CHECK(stop.exit_code == 3);
+  }
+  f.m.cpu.gpr[v0] = 9;
+  try {
+    f.m.enter_hle(kiln::psx::exit_address);
+    FAIL("returning from the entry point did not stop");
+  } catch (const kiln::psx::ProgramStop& stop) {
+    CHECK(stop.exit_code == 9);
+  }
+}
+
+TEST_CASE("psx BIOS unknown calls answer 0 and are not fatal", "[psx]") {
+  Fixture f;
+  f.m.cpu.gpr[v0] = 1234;
+  CHECK(f.call(0xC0, 0x7F) == 0);
+  CHECK(f.call(0xB0, 0xF0) == 0);
+}
+
+TEST_CASE("psx BIOS VBLANK events: TestEvent and WaitEvent reach the next frame", "[psx]") {
+  Fixture f;
+  const uint32_t handle = f.call(0xB0, 0x08, 0xF2000003u, 2, 0x1000, 0); // OpenEvent(RCnt3, interrupt, ...)
+  CHECK(handle == 0xF1000000u);
+  f.call(0xB0, 0x0C, handle);                                             // EnableEvent
+  CHECK(f.call(0xB0, 0x0B, handle) == 1);                                 // TestEvent
+  CHECK(f.m.frames() == 1);
+  CHECK(f.call(0xB0, 0x0A, handle) == 1);                                 // WaitEvent
+  CHECK(f.m.frames() == 2);
+  const uint32_t other = f.call(0xB0, 0x08, 0xF0000009u, 0x20, 0x2000, 0);
+  CHECK(f.call(0xB0, 0x0B, other) == 0);                                  // nothing delivered
+  f.call(0xB0, 0x07, 0xF0000009u, 0x20);                                  // DeliverEvent
+  CHECK(f.call(0xB0, 0x0B, other) == 1);
+}
+
+TEST_CASE("psx SYSCALL EnterCriticalSection and ExitCriticalSection", "[psx]") {
+  Fixture f;
+  auto syscall = [&](uint32_t function) {
+    f.m.cpu.gpr[a0] = function;
+    kiln::r3000::raise_exception(f.m.cpu, kiln::r3000::ExceptionCode::syscall, 0x0000000Cu, 0x80010010u);
+    f.m.handle_exception(0x80010010u);
+    CHECK(f.m.cpu.pc == 0x80010014u);
+    return f.m.cpu.gpr[v0];
+  };
+  f.m.cpu.cop0[kiln::r3000::cop0::status] = 0x40000401u; // IEc and IM2 set
+  CHECK(syscall(1) == 1);
+  CHECK(f.m.cpu.cop0[kiln::r3000::cop0::status] == 0x40000000u);
+  CHECK(syscall(1) == 0);
+  syscall(2);
+  CHECK(f.m.cpu.cop0[kiln::r3000::cop0::status] == 0x40000401u);
+}
+
+TEST_CASE("psx exceptions other than SYSCALL stop with the address and cause", "[psx]") {
+  Fixture f;
+  kiln::r3000::raise_exception(f.m.cpu, kiln::r3000::ExceptionCode::overflow, 0x00851020u, 0x80010020u);
+  CHECK_THROWS_WITH(f.m.handle_exception(0x80010020u), Catch::Contains("arithmetic overflow at guest pc 0x80010020"));
+}

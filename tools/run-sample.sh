@@ -36,4 +36,13 @@ echo "kiln sample: recompiled output is identical to qemu-aarch64's"
 echo "== kiln sample: GPU bring-up (the Maxwell draw path to Vulkan is not built yet)"
 "$kiln" gpu info
 "$kiln" gpu clear --validation --colour 0.25,0.5,0.75,1 --size 64 -o "$out/clear.png"
+echo "== kiln sample: games/sample-psx (PS-X EXE) recompiled, and run beside kiln's interpreter"
+"$root/tests/psx/run_sample.sh" "$kiln" "$out/psx" > "$out/psx.log"
+cat "$out/psx/recompiled-run/stdout.txt"
+for f in stdout.txt trace.txt state.txt vram.bin frame000.png frame001.png frame002.png; do
+  cmp -s "$out/psx/recompiled-run/$f" "$out/psx/interpreted-run/$f" ||
+    { echo "kiln sample: psx $f differs between the recompiled and the interpreted run" >&2; exit 1; }
+done
+echo "kiln sample: the recompiled PS1 sample agrees with the interpreter; frames in $out/psx/recompiled-run"
+
 echo "kiln sample: done; outputs in $out"

@@ -11,6 +11,10 @@ frames="${3:-0}"
 mkdir -p "$out"
 "$root/games/sample-psx/build.sh" "$kiln" "$out"
 "$kiln" recompile --platform psx "$out/sample.exe" -o "$out/recompiled" | tee "$out/recompile.log"
+# Output is deterministic: recompiling the same EXE again rewrites nothing.
+"$kiln" recompile --platform psx "$out/sample.exe" -o "$out/recompiled" > "$out/recompile-again.log"
+grep -q " 0 files written" "$out/recompile-again.log" ||
+  { echo "psx sample: a second recompile rewrote files:" >&2; cat "$out/recompile-again.log" >&2; exit 1; }
 "$kiln" build "$out/recompiled" > "$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
 program="$out/recompiled/build/program"
 for mode in recompiled interpreted; do

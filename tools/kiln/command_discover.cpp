@@ -32,12 +32,15 @@ void setup_discover_commands(CLI::App& root) {
   apply->add_option("--config", config_file, "the title's kiln.toml to extend")->required();
   apply->callback([] {
     const kiln::config::TitleConfig config = kiln::config::load_title_config(config_file);
-    std::set<uint64_t> known;
+    std::set<uint64_t> known, ignored;
     for (const auto& f : config.changes.functions) known.insert(f.address);
+    for (const auto& i : config.changes.ignore) ignored.insert(i.address);
     std::set<uint64_t> added;
     for (const std::string& report : reports)
-      for (uint64_t address : reached_addresses(report))
-        if (!known.count(address)) added.insert(address);
+      for (uint64_t address : reached_addresses(report)) {
+        if (ignored.count(address)) fmt::print("{:#x} is listed under [[ignore]]: left to the fallback interpreter\n", address);
+        else if (!known.count(address)) added.insert(address);
+      }
     if (added.empty()) return fmt::print("{}: nothing new (every reached address is already listed)\n", config_file);
     const std::vector<uint8_t> old = kiln::read_file(config_file);
     std::string text(old.begin(), old.end());

@@ -2,7 +2,10 @@
 // command: the disasm and translate commands (command_shaders*.cpp) hand raw programs to it.
 #include "tools/kiln/shaders_graphics.h"
 
+#include <charconv>
 #include <filesystem>
+#include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -44,10 +47,27 @@ void disassemble_graphics_program(const std::string& file, const std::string& ar
   }
 }
 
-void translate_graphics_program(const std::string& file, const std::string& arch, const std::string& output, bool glsl) {
+void translate_graphics_program(const std::string& file, const std::string& arch, const std::string& output, bool glsl,
+                                const std::vector<std::string>& constant_banks) {
   const std::vector<uint8_t> bytes = read_file(file);
-  const graphics::Translation translation =
-      graphics::translate_graphics(bytes, graphics::parse_arch(arch), file, {.want_glsl = glsl});
+  std::map<uint32_t, std::vector<uint8_t>> banks;
+  for (const std::string& entry : constant_banks) {
+    const size_t colon = entry.find(':');
+    uint32_t bank = 0;
+    const auto [end, error] = std::from_chars(entry.data(), entry.data() + (colon == std::string::npos ? 0 : colon), bank);
+    if (colon == std::string::npos || colon == 0 || error != std::errc() || end != entry.data() + colon || bank > 17) {
+      throw Error(fmt::format("--const-bank '{}': expected BANK:FILE with a bank number 0-17", entry));
+    }
+    banks[bank] = read_file(entry.substr(colon + 1));
+  }
+  graphics::TranslateOptions options{.want_glsl = glsl};
+  options.constant_bank_word = [&banks](uint32_t bank, uint32_t offset) -> std::optional<uint32_t> {
+    const auto found = banks.find(bank);
+    if (found == banks.end() || offset % 4 != 0 || offset + 4 > found->second.size()) return std::nullopt;
+    const uint8_t* word = found->second.data() + offset;
+    return static_cast<uint32_t>(word[0] | word[1] << 8 | word[2] << 16 | static_cast<uint32_t>(word[3]) << 24);
+  };
+  const graphics::Translation translation = graphics::translate_graphics(bytes, graphics::parse_arch(arch), file, options);
   spirv::write_validated(output, translation.spirv, file);
   if (glsl) {
     const char* extension = translation.stage == spirv::GraphicsStage::vertex ? ".vert" : ".frag";

@@ -31,11 +31,12 @@ struct TranslateOptions {
   std::string warp = "emulated";
   bool glsl = false;
   bool dump_ir = false;
+  std::vector<std::string> constant_banks; ///< raw graphics programs: BANK:FILE
 };
 
 void translate(const TranslateOptions& options) {
   if (kiln::cli::is_raw_graphics_program(options.input)) { // SPH + code, not a cubin
-    kiln::cli::translate_graphics_program(options.input, options.arch, options.output, options.glsl);
+    kiln::cli::translate_graphics_program(options.input, options.arch, options.output, options.glsl, options.constant_banks);
     return;
   }
   const kiln::sass::sm86::Cubin cubin = kiln::sass::sm86::load_cubin(options.input);
@@ -104,6 +105,9 @@ void setup_shader_translate_commands(CLI::App& root) {
       ->check(CLI::IsMember({"emulated", "subgroup"}))->capture_default_str();
   translate_command->add_flag("--glsl", options.glsl, "also write GLSL (.comp) beside each module, for reading");
   translate_command->add_flag("--dump-ir", options.dump_ir, "print the IR of each kernel");
+  translate_command->add_option("--const-bank", options.constant_banks,
+                                "raw graphics programs: BANK:FILE, a constant bank's contents (32-bit little-endian words) the "
+                                "translator may read, e.g. 1:jump_tables.bin for Maxwell BRX; repeatable");
   translate_command->callback([] { translate(options); });
 
   static std::string folder;

@@ -2,6 +2,7 @@
 // Raw graphics programs (a Shader Program Header, then code, as the 3D class uploads them) for
 // `kiln shaders disasm|translate --arch sm50|sm53|sm60|sm75|sm86`. Cubins (ELF) go through the compute paths.
 #include <string>
+#include <vector>
 
 namespace kiln::cli {
 
@@ -12,7 +13,10 @@ bool is_raw_graphics_program(const std::string& file);
 /// text; Turing/Ampere (SPH padded to 0x80 bytes) in nvdisasm's syntax.
 void disassemble_graphics_program(const std::string& file, const std::string& arch);
 
-/// Writes the program's validated SPIR-V to `output` (and GLSL beside it with `glsl`).
-void translate_graphics_program(const std::string& file, const std::string& arch, const std::string& output, bool glsl);
+/// Writes the program's validated SPIR-V to `output` (and GLSL beside it with `glsl`). `constant_banks` are
+/// "BANK:FILE" pairs: the bank's contents as little-endian 32-bit words, which the translator may read (the
+/// jump tables of Maxwell BRX live in c[1], which the driver uploads beside the code).
+void translate_graphics_program(const std::string& file, const std::string& arch, const std::string& output, bool glsl,
+                                const std::vector<std::string>& constant_banks = {});
 
 } // namespace kiln::cli

@@ -8,6 +8,7 @@
 #include "recompiler/emit/fallback_steps.h"
 #include "recompiler/emit/porter_glue.h"
 #include "recompiler/emit/registers.h"
+#include "recompiler/emit/landing_pads.h"
 #include "recompiler/isa/aarch64/semantics/semantics.h"
 #include "runtime/base/file_writer.h"
 #include "runtime/base/hash.h"
@@ -35,6 +36,23 @@ std::set<int> used_registers(const Program& program, const Function& f) {
 /// Vector registers are all reloaded (the AAPCS64 preserves only the low halves of v8-v15).
 bool preserved_by_call(int r) { return (r >= 19 && r <= 29) || r == 31; }
 
+/// Where other code may enter `f` besides its start: the analysis's secondary entries and the landing pads
+/// inside it (the frame that resumes at a landing pad may be another function's, such as the hot part of a
+/// function whose pads GCC placed in its .cold part).
+std::set<uint64_t> entry_points(const Function& f, const std::set<uint64_t>& landing_pads) {
+  std::set<uint64_t> entries = f.secondary_entries;
+  for (auto it = landing_pads.lower_bound(f.start + 1); it != landing_pads.end() && *it < f.end; ++it) entries.insert(*it);
+  return entries;
+}
+
+/// Functions that return twice: longjmp resumes at the return sites of calls to them.
+bool returns_twice(const Function* f) {
+  if (!f) return false;
+  for (const char* name : {"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "__setjmp", "getcontext", "__getcontext", "vfork", "__vfork"})
+    if (f->name == name) return true;
+  return false;
+}
+
 std::string escape(std::string_view text) {
   std::string out;
   for (char ch : text) {
@@ -47,8 +65,8 @@ std::string escape(std::string_view text) {
 class FunctionWriter final : public a64::EmitTarget {
 public:
   FunctionWriter(const Program& program, const Function& function, const Customization& custom, std::string& out,
-                 std::vector<UntranslatedInstruction>& untranslated)
-      : program_(program), function_(function), custom_(custom), out_(out), untranslated_(untranslated) {}
+                 std::vector<UntranslatedInstruction>& untranslated, const std::set<uint64_t>& landing_pads)
+      : program_(program), function_(function), custom_(custom), out_(out), untranslated_(untranslated), landing_pads_(landing_pads) {}
 
   void write() {
     if (const auto stub = custom_.stubs.find(function_.start); stub != custom_.stubs.end()) return write_stub(stub->second);
@@ -72,12 +90,16 @@ public:
                         function_.start, function_.end, host_name(function_.start));
     for (int r : used) out_ += fmt::format("  {} {} = {};\n", r >= vector_base ? "V128" : "uint64_t", local_of(r), slot_of(r));
     out_ += "  uint32_t n = c->n, z = c->z, cf = c->c, vf = c->v;\n";
+    // Non-local returns (docs/recompiler.md): link_ is where the host caller continues when this host function
+    // returns; a RET elsewhere unwinds host frames until the frame whose stack range holds the new sp resumes.
+    out_ += "  const uint64_t link_ = c->link; (void)link_;\n";
+    if (used.count(31)) out_ += "  const uint64_t entry_sp_ = sp; (void)entry_sp_;\n";
     out_ += fmt::format("  auto spill = [&]() __attribute__((always_inline)) {{ {} }};\n  auto reload = [&]() __attribute__((always_inline)) {{ {} }};\n  (void)reload;\n"
                         "  auto reload_after_call = [&]() __attribute__((always_inline)) {{ {} }};\n  (void)reload_after_call;\n",
                         spill, reload, reload_after_call);
-    if (!function_.secondary_entries.empty()) {
+    if (const std::set<uint64_t> entries = entry_points(function_, landing_pads_); !entries.empty()) {
       out_ += "  switch (c->pc) {\n";
-      for (uint64_t e : function_.secondary_entries) out_ += fmt::format("  case {:#x}ull: goto L_{:x};\n", e, e);
+      for (uint64_t e : entries) out_ += fmt::format("  case {:#x}ull: goto L_{:x};\n", e, e);
       out_ += "  default: break;\n  }\n";
     }
     bool falls_through = true;
@@ -100,6 +122,7 @@ public:
       out_ += "  // falls through into the next function\n";
       transfer(function_.end, true);
     }
+    if (has_calls_) write_unwind(used.count(31) != 0);
     out_ += "}\n\n";
   }
 
@@ -127,12 +150,14 @@ public:
         if (seen.insert(t).second) line(fmt::format("case {:#x}ull: goto L_{:x};", t, t));
       line("default: break;\n  }");
     }
-    line("spill(); kiln::rt::call_guest(c, target_); return; }");
+    line("spill(); kiln::rt::branch_guest(c, target_, link_); return; }");
   }
   void call_indirect(const std::string& target, uint64_t) override {
-    line(fmt::format("spill(); kiln::rt::call_guest(c, {}); reload_after_call();", target));
+    line(fmt::format("spill(); kiln::rt::call_guest(c, {}); {} reload_after_call();", target, unwind_check()));
   }
-  void return_to(const std::string&) override { line("spill(); return;"); }
+  void return_to(const std::string& target) override {
+    line(fmt::format("spill(); if ({} != link_) [[unlikely]] c->unwind_target = {}; return;", target, target));
+  }
   void supervisor_call() override { line(fmt::format("spill(); kiln::rt::supervisor_call(c, {:#x}ull); reload();", current_->address)); }
   void untranslated(const std::string& reason) override {
     const std::string display = function_.name.empty() ? fmt::format("sub_{:x}", function_.start) : function_.name;
@@ -185,13 +210,14 @@ private:
       invoke = fmt::format("kiln::rt::call_guest(c, {:#x}ull);", target); // left out: the fallback interpreter runs it
     } else if (owner && owner->start == target && custom_.replacements.count(target)) {
       invoke = fmt::format("{}(c);", callee_name(target));
-    } else if (owner && (owner->start == target || owner->secondary_entries.count(target))) {
-      invoke = owner->secondary_entries.empty() ? fmt::format("{}(c);", host_name(owner->start))
+    } else if (owner && (owner->start == target || entry_points(*owner, landing_pads_).count(target))) {
+      invoke = entry_points(*owner, landing_pads_).empty() ? fmt::format("{}(c);", host_name(owner->start))
                                                 : fmt::format("c->pc = {:#x}ull; {}(c);", target, host_name(owner->start));
     } else {
       invoke = fmt::format("kiln::rt::call_guest(c, {:#x}ull);", target);
     }
-    line(tail ? fmt::format("spill(); {} return;", invoke) : fmt::format("spill(); {} reload_after_call();", invoke));
+    if (tail) line(fmt::format("spill(); c->link = link_; {} return;", invoke));
+    else line(fmt::format("spill(); c->link = {:#x}ull; {} {} reload_after_call();", current_->address + 4, invoke, unwind_check()));
   }
 
   void collect_labels() {
@@ -202,6 +228,17 @@ private:
     for (const auto& [branch, table] : program_.jump_tables())
       if (inside(branch)) labels_.insert(table.targets.begin(), table.targets.end());
     labels_.insert(function_.secondary_entries.begin(), function_.secondary_entries.end());
+    // Where a non-local jump resumes this function: its landing pads, and the return sites of calls to functions
+    // that return twice (of every call when the program has no symbols to name them).
+    for (auto it = landing_pads_.lower_bound(function_.start); it != landing_pads_.end() && *it < function_.end; ++it) resume_labels_.insert(*it);
+    const bool unnamed = program_.elf().symbols().empty();
+    for (uint64_t a = function_.start; a + 4 < function_.end; a += 4) {
+      const a64::FlowInfo flow = a64::control_flow(*program_.instruction(a));
+      if ((flow.kind == a64::ControlFlow::call && (unnamed || returns_twice(program_.function_at(flow.target)))) ||
+          (flow.kind == a64::ControlFlow::indirect_call && unnamed))
+        resume_labels_.insert(a + 4);
+    }
+    labels_.insert(resume_labels_.begin(), resume_labels_.end());
     for (const auto& [address, hook] : custom_.hooks)
       if (inside(address)) labels_.insert(hook.targets.begin(), hook.targets.end());
   }
@@ -213,6 +250,33 @@ private:
   std::vector<UntranslatedInstruction>& untranslated_;
   const Instruction* current_ = nullptr;
   std::set<uint64_t> labels_;
+  const std::set<uint64_t>& landing_pads_;
+  std::set<uint64_t> resume_labels_; ///< where a non-local jump into this function's frame continues
+  bool has_calls_ = false;
+
+  /// After a call: a non-local jump in progress goes to this function's resume code (write_unwind).
+  std::string unwind_check() {
+    has_calls_ = true;
+    return "if (c->unwind_target) [[unlikely]] goto unwind_;";
+  }
+
+  /// A non-local jump reached one of this function's call sites. When its sp lies in this frame (between the
+  /// current sp and the sp at entry; or equals the current sp, for frames that share their caller's, such as a
+  /// .cold part), the frame resumes at the target: a label here, else an entry of another function (a landing
+  /// pad in a .cold part) as a tail call. Otherwise the host frame returns and the frames above check.
+  void write_unwind(bool has_sp) {
+    out_ += " unwind_:\n";
+    if (has_sp) {
+      out_ += "  if (sp <= c->sp && (c->sp < entry_sp_ || c->sp == sp)) {\n";
+      if (!resume_labels_.empty()) {
+        out_ += "    switch (c->unwind_target) {\n";
+        for (uint64_t t : resume_labels_) out_ += fmt::format("    case {:#x}ull: c->unwind_target = 0; reload(); goto L_{:x};\n", t, t);
+        out_ += "    default: break;\n    }\n";
+      }
+      out_ += "    kiln::rt::resume_at_entry(c, link_);\n  }\n";
+    }
+    out_ += "  return;\n";
+  }
 };
 
 constexpr const char* file_prelude =
@@ -274,6 +338,7 @@ EmitReport emit_project(const Program& program, const std::filesystem::path& elf
   };
   const auto& functions = program.functions();
   report.functions = functions.size();
+  const std::set<uint64_t> landing_pads = find_landing_pads(program.elf());
 
   const Customization& custom = options.customization;
   std::string header = "// Generated by kiln recompile; do not edit.\n#pragma once\n#include \"runtime/core/a64_ops.h\"\n#include \"runtime/core/hooks.h\"\n\n";
@@ -300,7 +365,7 @@ EmitReport emit_project(const Program& program, const std::filesystem::path& elf
     if (custom.ignored.count(f.start)) continue;
     if (body.empty()) chunk_name = fmt::format("functions_{:x}.cpp", f.start);
     body += fmt::format("// key {:016x}\n", function_key(program, f, custom));
-    FunctionWriter(program, f, custom, body, report.untranslated).write();
+    FunctionWriter(program, f, custom, body, report.untranslated, landing_pads).write();
     report.instructions += (f.end - f.start) / 4;
     body_instructions += (f.end - f.start) / 4;
     const bool boundary = (hash64(fmt::format("{:x}", f.start)) & 3) == 0;
@@ -355,7 +420,7 @@ EmitReport emit_project(const Program& program, const std::filesystem::path& elf
   for (const Function& f : functions) {
     if (custom.ignored.count(f.start)) continue;
     entries.emplace_back(f.start, f.start);
-    for (uint64_t e : f.secondary_entries) entries.emplace_back(e, f.start);
+    for (uint64_t e : entry_points(f, landing_pads)) entries.emplace_back(e, f.start);
   }
   std::sort(entries.begin(), entries.end());
   const elf::ElfFile& elf = program.elf();

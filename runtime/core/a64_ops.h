@@ -143,8 +143,19 @@ inline V128 v_half(V128 r, bool full) { if (!full) r.u64[1] = 0; return r; }
 
 // ---- runtime services the generated code calls ----
 using HostFunction = void (*)(Cpu*);
-/// Calls the recompiled function at guest `address` (sets cpu->pc); reports and exits if there is none.
+/// Calls the recompiled function at guest `address` (sets cpu->pc, and cpu->link to x30: the return address
+/// BLR set); reports and exits if there is none.
 void call_guest(Cpu* cpu, uint64_t address);
+/// A branch (BR) leaving the current function for guest `address`: a tail call when a function starts there,
+/// otherwise a non-local jump into a frame further up (sets cpu->unwind_target; the caller returns). `link` is
+/// the branching function's own link.
+void branch_guest(Cpu* cpu, uint64_t address, uint64_t link);
+/// Called by the frame that owns the stack pointer of a non-local jump whose target is not one of its own labels
+/// (a landing pad in a function's cold part): continues at cpu->unwind_target as a tail call when a function
+/// starts or has an entry there; otherwise leaves the jump pending for the frames further up.
+void resume_at_entry(Cpu* cpu, uint64_t link);
+/// Runs the guest from `address` on a fresh host stack frame and reports a non-local jump no frame took.
+[[noreturn]] void enter_guest(Cpu* cpu, uint64_t address);
 /// Supervisor call from guest `pc` (Linux syscall number in x8).
 void supervisor_call(Cpu* cpu, uint64_t pc);
 [[noreturn]] void trap_untranslated(Cpu* cpu, uint64_t address, uint32_t encoding, const char* function, const char* reason);

@@ -29,6 +29,13 @@ struct Cpu {
   uint64_t fpcr = 0, fpsr = 0;
   uint64_t exclusive_address = ~uint64_t{0}; ///< monitor for LDXR/STXR (single-threaded)
   uint64_t exclusive_value = 0;
+  /// Non-zero while host frames unwind towards a guest frame: a RET to an address other than the one its function
+  /// was entered with, or a BR to an address no function starts at (longjmp, the C++ unwinder's landing pads).
+  /// Each call site checks it; the frame that owns the address at this stack pointer resumes there.
+  uint64_t unwind_target = 0;
+  /// The guest address the host caller continues at when the called host function returns normally: the
+  /// return address for calls, the caller's own link for tail calls. A RET to any other address is non-local.
+  uint64_t link = 0;
 };
 
 } // namespace kiln::rt

@@ -54,7 +54,39 @@ void call_guest(Cpu* cpu, uint64_t address) {
     _exit(70);
   }
   cpu->pc = address;
+  cpu->link = cpu->x[30];
   function(cpu);
+}
+
+void branch_guest(Cpu* cpu, uint64_t address, uint64_t link) {
+  if (const HostFunction function = find_function(address)) {
+    cpu->pc = address;
+    cpu->link = link;
+    function(cpu);
+    return;
+  }
+  if (missing_function_handler && missing_function_handler(cpu, address)) return;
+  cpu->unwind_target = address;
+}
+
+void resume_at_entry(Cpu* cpu, uint64_t link) {
+  const uint64_t address = cpu->unwind_target;
+  const HostFunction function = find_function(address);
+  if (!function) return;
+  cpu->unwind_target = 0;
+  cpu->pc = address;
+  cpu->link = link;
+  function(cpu);
+}
+
+void enter_guest(Cpu* cpu, uint64_t address) {
+  call_guest(cpu, address); // the entry point has no caller: its link (x30 = 0) is never a RET target
+  if (const uint64_t pending = cpu->unwind_target)
+    std::fprintf(stderr, "kiln: control reached guest address %#llx, which was not recompiled (no function starts there, and no frame on "
+                         "the stack returns there)\n", static_cast<unsigned long long>(pending));
+  else std::fprintf(stderr, "kiln: the guest entry point returned\n");
+  std::fflush(stderr);
+  _exit(70);
 }
 
 void supervisor_call(Cpu* cpu, uint64_t pc) { supervisor_handler(cpu, pc); }

@@ -104,9 +104,8 @@ void* guest_thread(void* argument) {
   install_fault_handler();
   static rt::Cpu cpu;
   cpu.sp = build_stack(*launch.program, launch.argc, launch.argv, launch.envp);
-  rt::call_guest(&cpu, launch.program->entry);
-  std::fprintf(stderr, "kiln: the guest entry point returned\n");
-  _exit(70);
+  rt::enter_guest(&cpu, launch.program->entry);
+  return nullptr;
 }
 
 } // namespace

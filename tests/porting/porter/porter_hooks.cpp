@@ -1,13 +1,14 @@
-// The C++ a porter adds to the test title (porter/kiln.toml): a hook that changes scale()'s argument, one that
-// returns from compute() early, and a replacement of compute() that still runs the guest code.
+// The C++ a porter adds to the test title (porter/kiln.toml): a hook that branches past scale()'s shift, one
+// that returns from compute() early, and a replacement of compute() that still runs the guest code.
 #include "functions.h" // generated: Cpu, kiln::rt::HookResult, compute_plus_100_original()
 
 using kiln::rt::HookResult;
 
-// Before scale's first instruction: the argument becomes 21, so scale returns 42.
-HookResult scale_argument_21(Cpu* c) {
-  c->x[0] = 21;
-  return HookResult::proceed();
+// Before scale's `lsl x0, x0, #1`: x0 = 43 and on to its `ret` at 0x400244, so scale returns 43 (the shift
+// could only give an even number).
+HookResult scale_skip_shift(Cpu* c) {
+  c->x[0] = 43;
+  return HookResult::branch_to(0x400244);
 }
 
 // Before compute's `add x0, x0, #1`: return what x0 holds (a * 3), skipping the +1.

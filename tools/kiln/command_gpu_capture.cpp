@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <set>
 
 #include "runtime/base/error.h"
 #include "runtime/base/file_writer.h"
@@ -12,6 +14,8 @@
 #include "runtime/gpu/maxwell/mme/macro_registry.h"
 #include "runtime/gpu/maxwell/replay.h"
 #include "runtime/gpu/maxwell/synthetic_frame.h"
+#include "runtime/gpu/vulkan/context.h"
+#include "runtime/gpu/vulkan/renderer/maxwell_renderer.h"
 #include "tools/kiln/command_registry.h"
 
 namespace {
@@ -33,6 +37,80 @@ void fail_on_errors(const ReplayResult& result) {
   if (result.error_count() != 0) throw kiln::Error(fmt::format("{} error(s) while replaying", result.error_count()));
 }
 
+/// Maps the capture's pages like map_capture_memory, plus fresh zeroed pages for every render target the
+/// snapshots name: targets live in memory the command processor never reads, so a capture holds none of their
+/// pages (new memory reads as zero on the Switch too). Contiguous pages become one mapping, so a surface
+/// spanning captured and fresh pages is readable in one piece.
+void map_memory_with_targets(Gpu& gpu, const Capture& capture, const std::vector<RecordingBackend::Event>& events) {
+  std::set<uint64_t> pages;
+  for (const auto& [address, hash] : capture.pages) pages.insert(address);
+  auto add_target = [&](const RenderTarget& target) {
+    if (target.format == 0 || target.address == 0) return;
+    // Upper bound of a block-linear surface: rows padded to GOBs (64 bytes), height to 32-GOB blocks.
+    const uint64_t bytes = ((uint64_t{target.width} * 16 + 63) & ~uint64_t{63}) * ((uint64_t{target.height} + 255) & ~uint64_t{255});
+    for (uint64_t page = target.address & ~(AddressSpace::page_size - 1);
+         page < target.address + bytes && page < AddressSpace::address_limit; page += AddressSpace::page_size) {
+      pages.insert(page);
+    }
+  };
+  for (const auto& event : events) {
+    if (const auto* draw = std::get_if<std::shared_ptr<const DrawSnapshot>>(&event)) {
+      for (const RenderTarget& target : (*draw)->color_targets) add_target(target);
+      if ((*draw)->depth_target_enabled) add_target((*draw)->depth_target);
+    } else if (const auto* clear = std::get_if<ClearSnapshot>(&event)) {
+      add_target(clear->color_target);
+      if (clear->depth || clear->stencil) add_target(clear->depth_target);
+    }
+  }
+  for (auto it = pages.begin(); it != pages.end();) {
+    const uint64_t first = *it;
+    uint64_t end = first;
+    while (it != pages.end() && *it == end) {
+      end += AddressSpace::page_size;
+      ++it;
+    }
+    gpu.memory().map_owned(first, end - first);
+  }
+  for (const auto& [address, hash] : capture.pages) {
+    const std::vector<uint8_t>& bytes = capture.blobs.at(hash);
+    gpu.memory().write(address, std::span<const uint8_t>(bytes.data(), std::min<size_t>(bytes.size(), AddressSpace::page_size)));
+  }
+}
+
+/// Replays `capture` again with the Vulkan renderer as the backend and writes every colour target it rendered
+/// as a PNG into `directory` (decoded from guest memory after the final flush); prints the paths.
+void render_capture_png(const Capture& capture, const std::vector<RecordingBackend::Event>& events, const MacroRegistry* macros,
+                        const std::filesystem::path& directory, const std::string& prefix, bool validate) {
+  kiln::vulkan::Context context({.validation = validate, .synchronization_validation = validate});
+  Gpu gpu;
+  if (macros) gpu.set_macro_registry(macros);
+  kiln::vulkan::MaxwellRenderer renderer(context, gpu.memory());
+  gpu.set_backend(&renderer);
+  map_memory_with_targets(gpu, capture, events);
+  for (uint32_t i = 0; i < capture.channel_count; ++i) gpu.create_channel();
+  const RunOptions between{std::chrono::milliseconds(0), false};
+  for (const CaptureEvent& event : capture.events) {
+    if (event.kind == CaptureEvent::Kind::submission) {
+      gpu.submit(event.channel, event.entries);
+    } else {
+      renderer.flush(); // the CPU writes after the GPU's earlier work, as the title did
+      gpu.memory().write(event.address, capture.blobs.at(event.content));
+    }
+    gpu.run(between);
+  }
+  gpu.run(RunOptions{std::chrono::milliseconds(0), false});
+  const auto paths = renderer.write_color_targets_png(directory, prefix);
+  for (const auto& message : renderer.diagnostics()) fmt::print(stderr, "{}\n", message);
+  const auto& statistics = renderer.statistics();
+  fmt::print("rendered on {}: {} draws ({} skipped), {} clears, {} pipelines, {} shaders translated\n", context.device_name(),
+             statistics.draws, statistics.skipped_draws, statistics.clears, statistics.pipelines_created, statistics.shaders_translated);
+  for (const auto& path : paths) fmt::print("wrote {}\n", path.string());
+  if (validate) {
+    for (const auto& message : context.validation_log().messages()) fmt::print(stderr, "validation: {}\n", message);
+    fmt::print("{} validation message(s)\n", context.validation_log().count());
+  }
+}
+
 void setup_gpu_capture_commands(CLI::App& root) {
   CLI::App& group = kiln::cli::command_group(root, "gpu", "the Vulkan device kiln renders with");
 
@@ -43,6 +121,10 @@ void setup_gpu_capture_commands(CLI::App& root) {
   replay_command->add_option("file", replay_file, "capture file (.kgc)")->required();
   replay_command->add_option("--dump-state", dump_state, "print the 3D state of draw N (0-based)");
   replay_command->add_flag("--interpret-only", interpret_only, "run every macro in the interpreter");
+  static std::string png_directory;
+  static bool validate = false;
+  replay_command->add_option("--png", png_directory, "also render the capture on Vulkan and write each colour target as OUTDIR/<capture>_<n>.png");
+  replay_command->add_flag("--validate", validate, "with --png: enable the Vulkan validation layers and count their messages");
   replay_command->callback([] {
     const Capture capture = Capture::load(replay_file);
     MacroRegistry empty;
@@ -68,6 +150,9 @@ void setup_gpu_capture_commands(CLI::App& root) {
                replay_file, result.methods, draws, clears, dispatches, result.macros_native,
                result.macros_interpreted, result.memory_digest);
     fail_on_errors(result);
+    if (!png_directory.empty()) {
+      render_capture_png(capture, result.events, options.macros, png_directory, std::filesystem::path(replay_file).stem().string(), validate);
+    }
   });
 
   auto* dump_command = group.add_subcommand("dump", "print the method stream of a capture with method names");

@@ -179,7 +179,12 @@ struct MaxwellRenderer::State {
         return surface(key);
       }
       b.staging.push_back(create_host_buffer(context, s.host_bytes(), vk::BufferUsageFlagBits::eTransferSrc));
-      s.record_upload(memory, b.uploads, b.staging.back());
+      try {
+        s.record_upload(memory, b.uploads, b.staging.back());
+      } catch (...) { // unmapped guest memory: forget the surface (nothing was recorded before the read failed)
+        surfaces.erase(found);
+        throw;
+      }
       ++statistics.target_uploads;
     }
     return s;

@@ -169,22 +169,22 @@ TEST_CASE("headsurface programs draw the same images from their maxwell, pascal 
     }
     ++rendered;
     for (size_t a = 1; a < std::size(kArches); ++a) {
-    INFO(kArches[a].folder << " against maxwell");
-    bool all_exact = true;
-    for (size_t m = 0; m < methods.size(); ++m) {
-      INFO("resamplingMethod " << methods[m]);
-      const Difference difference = compare(images[0][m], images[a][m], fragment[0].translation->color_masks);
-      // Every pixel of the quad is drawn; a program that discards would show here and be stated per program.
-      CHECK(difference.unwritten_pixels == 0);
-      CHECK(difference.written > 0);
-      INFO("first non-finite value: " << difference.first_not_finite);
-      CHECK(difference.not_finite == 0);
-      CHECK(difference.values.size() > 1);
-      INFO("first difference: " << difference.first);
-      CHECK(difference.texels == 0);
-      if (difference.texels != 0) all_exact = false;
-    }
-    if (all_exact) ++exact[a];
+      INFO(kArches[a].folder << " against maxwell");
+      bool all_exact = true;
+      for (size_t m = 0; m < methods.size(); ++m) {
+        INFO("resamplingMethod " << methods[m]);
+        const Difference difference = compare(images[0][m], images[a][m], fragment[0].translation->color_masks);
+        // Every pixel of the quad is drawn; a program that discards would show here and be stated per program.
+        CHECK(difference.unwritten_pixels == 0);
+        CHECK(difference.written > 0);
+        INFO("first non-finite value: " << difference.first_not_finite);
+        CHECK(difference.not_finite == 0);
+        CHECK(difference.values.size() > 1);
+        INFO("first difference: " << difference.first);
+        CHECK(difference.texels == 0);
+        if (difference.texels != 0) all_exact = false;
+      }
+      if (all_exact) ++exact[a];
     }
     const auto log = context.validation_log().messages();
     for (const std::string& message : log) UNSCOPED_INFO(message);

@@ -290,3 +290,63 @@ TEST_CASE("scaled, 3-component vertex formats are widened and quads are drawn as
   CHECK(wrong == 0);
   check_no_validation_messages(context);
 }
+
+TEST_CASE("a colour clear with a channel mask writes only the masked channels", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  scene.gpu.memory().write(kColorTarget, std::vector<uint8_t>(16 * 8 * 4, 0x11));
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 16, 8);
+  for (uint32_t c = 0; c < 4; ++c) s.method(0, "SET_COLOR_CLEAR_VALUE", c, std::bit_cast<uint32_t>(1.0f));
+  s.method(0, "SET_SCISSOR_ENABLE", 0, 1);
+  s.method(0, "SET_SCISSOR_HORIZONTAL", 0, 4u | (12u << 16)).method(0, "SET_SCISSOR_VERTICAL", 0, 0u | (8u << 16));
+  s.method(0, "SET_CLEAR_SURFACE_CONTROL", 1u << 8);      // USE_SCISSOR0
+  s.method(0, "CLEAR_SURFACE", (1u << 3) | (1u << 5));    // G and A only
+  scene.run(s);
+  // Inside x in [4, 12): G and A become 1.0 -> 255, R and B keep 0x11. Outside: all 0x11.
+  const auto pixels = scene.read_target(kColorTarget, 16, 8, 4);
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 16; ++x) {
+      const bool inside = x >= 4 && x < 12;
+      const std::array<uint8_t, 4> expected = inside ? std::array<uint8_t, 4>{0x11, 255, 0x11, 255} : std::array<uint8_t, 4>{0x11, 0x11, 0x11, 0x11};
+      wrong += texel8(pixels, 16, x, y) != expected;
+    }
+  }
+  CHECK(wrong == 0);
+  check_no_validation_messages(context);
+}
+
+TEST_CASE("a stencil clear under a write mask keeps the unmasked stencil bits and the depth", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  // Z24S8 (SET_ZT_FORMAT 0x14): components named MSB first, so each word is depth << 8 | stencil. Start with
+  // depth 0x123456 and stencil 0xa5 everywhere; clear stencil to 0x3c under mask 0x0f:
+  // (0xa5 & ~0x0f) | (0x3c & 0x0f) = 0xa0 | 0x0c = 0xac; the depth stays 0x123456.
+  std::vector<uint8_t> initial(16 * 8 * 4);
+  for (size_t i = 0; i < 16 * 8; ++i) {
+    const uint32_t word = (0x123456u << 8) | 0xa5u;
+    std::memcpy(&initial[4 * i], &word, 4);
+  }
+  scene.gpu.memory().write(kDepthTarget, initial);
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 16, 8);
+  s.method(0, "SET_ZT_A", high(kDepthTarget)).method(0, "SET_ZT_B", low(kDepthTarget));
+  s.method(0, "SET_ZT_FORMAT", 0x14).method(0, "SET_ZT_BLOCK_SIZE", 0);
+  s.method(0, "SET_ZT_SIZE_A", 16).method(0, "SET_ZT_SIZE_B", 8).method(0, "SET_ZT_SIZE_C", 1).method(0, "SET_ZT_SELECT", 1);
+  s.method(0, "SET_STENCIL_MASK", 0x0f).method(0, "SET_STENCIL_CLEAR_VALUE", 0x3c);
+  s.method(0, "SET_CLEAR_SURFACE_CONTROL", 1); // RESPECT_STENCIL_MASK
+  s.method(0, "CLEAR_SURFACE", 1u << 1);      // stencil only
+  scene.run(s);
+  const auto words = scene.read_target(kDepthTarget, 16, 8, 4);
+  size_t wrong = 0;
+  for (size_t i = 0; i < 16 * 8; ++i) {
+    uint32_t word;
+    std::memcpy(&word, &words[4 * i], 4);
+    wrong += word != ((0x123456u << 8) | 0xacu);
+  }
+  CHECK(wrong == 0);
+  check_no_validation_messages(context);
+}

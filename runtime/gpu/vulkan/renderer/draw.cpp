@@ -325,29 +325,34 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
 }
 
 void MaxwellRenderer::State::record_clear(const maxwell::ClearSnapshot& clear) {
-  const bool color = clear.color_mask != 0 && !clear.depth && !clear.stencil ? true : clear.color_mask != 0;
   if (clear.x_max <= clear.x_min || clear.y_max <= clear.y_min) return;
-  if (color) {
+  auto clear_rect = [&] {
+    return intersect(vk::Rect2D({0, 0}, pass->extent), static_cast<int32_t>(clear.x_min), static_cast<int32_t>(clear.y_min),
+                     static_cast<int32_t>(clear.x_max), static_cast<int32_t>(clear.y_max));
+  };
+  if (clear.color_mask != 0) {
     const maxwell::RenderTarget& rt = clear.color_target;
     if (rt.format == 0) throw Error("the colour target is disabled (format 0)");
-    if (clear.color_mask != 0xf) throw Error(fmt::format("colour clear with channel mask {:#x} is not rendered yet", clear.color_mask));
     GuestSurface& s = surface({rt.address, rt.width, rt.height, rt.format, rt.memory, false});
-    uint32_t attachment = 0;
-    if (!pass || std::find(pass->colors.begin(), pass->colors.end(), &s) == pass->colors.end()) begin_pass(Pass{{&s}, nullptr, s.extent()});
-    attachment = static_cast<uint32_t>(std::find(pass->colors.begin(), pass->colors.end(), &s) - pass->colors.begin());
-    vk::ClearColorValue value;
-    if (s.color_class() == maxwell_formats::ColorClass::uint) value = vk::ClearColorValue(clear.color);
-    else if (s.color_class() == maxwell_formats::ColorClass::sint) {
-      value = vk::ClearColorValue(std::array<int32_t, 4>{static_cast<int32_t>(clear.color[0]), static_cast<int32_t>(clear.color[1]),
-                                                         static_cast<int32_t>(clear.color[2]), static_cast<int32_t>(clear.color[3])});
+    if ((clear.color_mask & 0xf) != 0xf) {
+      record_masked_clear(clear, s); // vkCmdClearAttachments ignores write masks
     } else {
-      value = vk::ClearColorValue(std::array<float, 4>{std::bit_cast<float>(clear.color[0]), std::bit_cast<float>(clear.color[1]),
-                                                       std::bit_cast<float>(clear.color[2]), std::bit_cast<float>(clear.color[3])});
-    }
-    const vk::Rect2D rect = intersect(vk::Rect2D({0, 0}, pass->extent), static_cast<int32_t>(clear.x_min), static_cast<int32_t>(clear.y_min),
-                                      static_cast<int32_t>(clear.x_max), static_cast<int32_t>(clear.y_max));
-    if (rect.extent.width && rect.extent.height) {
-      batch->commands.clearAttachments(vk::ClearAttachment(vk::ImageAspectFlagBits::eColor, attachment, value), vk::ClearRect(rect, 0, 1));
+      if (!pass || std::find(pass->colors.begin(), pass->colors.end(), &s) == pass->colors.end()) begin_pass(Pass{{&s}, nullptr, s.extent()});
+      const auto attachment = static_cast<uint32_t>(std::find(pass->colors.begin(), pass->colors.end(), &s) - pass->colors.begin());
+      vk::ClearColorValue value; // SET_COLOR_CLEAR_VALUE holds raw words: float bits, or integers for integer targets
+      if (s.color_class() == maxwell_formats::ColorClass::uint) {
+        value = vk::ClearColorValue(clear.color);
+      } else if (s.color_class() == maxwell_formats::ColorClass::sint) {
+        value = vk::ClearColorValue(std::array<int32_t, 4>{static_cast<int32_t>(clear.color[0]), static_cast<int32_t>(clear.color[1]),
+                                                           static_cast<int32_t>(clear.color[2]), static_cast<int32_t>(clear.color[3])});
+      } else {
+        value = vk::ClearColorValue(std::array<float, 4>{std::bit_cast<float>(clear.color[0]), std::bit_cast<float>(clear.color[1]),
+                                                         std::bit_cast<float>(clear.color[2]), std::bit_cast<float>(clear.color[3])});
+      }
+      const vk::Rect2D rect = clear_rect();
+      if (rect.extent.width && rect.extent.height) {
+        batch->commands.clearAttachments(vk::ClearAttachment(vk::ImageAspectFlagBits::eColor, attachment, value), vk::ClearRect(rect, 0, 1));
+      }
     }
   }
   if (clear.depth || clear.stencil) {
@@ -355,21 +360,51 @@ void MaxwellRenderer::State::record_clear(const maxwell::ClearSnapshot& clear) {
     GuestSurface& s = surface({zt.address, zt.width, zt.height, zt.format, zt.memory, true});
     const bool stencil = clear.stencil && s.has_stencil();
     if (stencil && (clear.stencil_write_mask & 0xff) != 0xff) {
-      throw Error(fmt::format("stencil clear with write mask {:#x} is not rendered yet", clear.stencil_write_mask));
+      record_masked_clear(clear, s);
+      return;
     }
-    if (!pass || pass->depth != &s) begin_pass(Pass{{}, &s, s.extent()});
     vk::ImageAspectFlags aspects;
     if (clear.depth) aspects |= vk::ImageAspectFlagBits::eDepth;
     if (stencil) aspects |= vk::ImageAspectFlagBits::eStencil;
     if (!aspects) return;
-    const vk::Rect2D rect = intersect(vk::Rect2D({0, 0}, pass->extent), static_cast<int32_t>(clear.x_min), static_cast<int32_t>(clear.y_min),
-                                      static_cast<int32_t>(clear.x_max), static_cast<int32_t>(clear.y_max));
+    if (!pass || pass->depth != &s) begin_pass(Pass{{}, &s, s.extent()});
+    const vk::Rect2D rect = clear_rect();
     if (rect.extent.width && rect.extent.height) {
       batch->commands.clearAttachments(
           vk::ClearAttachment(aspects, 0, vk::ClearDepthStencilValue(std::clamp(clear.depth_value, 0.0f, 1.0f), clear.stencil_value & 0xff)),
           vk::ClearRect(rect, 0, 1));
     }
   }
+}
+
+void MaxwellRenderer::State::record_masked_clear(const maxwell::ClearSnapshot& clear, GuestSurface& target) {
+  vk::Pipeline pipeline;
+  ClearPushConstants constants{};
+  if (target.is_depth()) {
+    pipeline = clears.depth_stencil(target.format(), clear.depth, clear.stencil && target.has_stencil(), clear.stencil_write_mask);
+    constants.depth = std::clamp(clear.depth_value, 0.0f, 1.0f);
+    end_pass();
+    begin_pass(Pass{{}, &target, target.extent()});
+  } else {
+    pipeline = clears.color(target.format(), target.color_class(), clear.color_mask);
+    for (int c = 0; c < 4; ++c) {
+      constants.color[c] = std::bit_cast<float>(clear.color[c]);
+      constants.color_bits[c] = clear.color[c];
+    }
+    end_pass();
+    begin_pass(Pass{{&target}, nullptr, target.extent()});
+  }
+  const vk::Rect2D rect = intersect(vk::Rect2D({0, 0}, pass->extent), static_cast<int32_t>(clear.x_min), static_cast<int32_t>(clear.y_min),
+                                    static_cast<int32_t>(clear.x_max), static_cast<int32_t>(clear.y_max));
+  vk::CommandBuffer commands = batch->commands;
+  commands.bindPipeline(vk::PipelineBindPoint::eGraphics, pipeline);
+  commands.pushConstants(clears.layout(), vk::ShaderStageFlagBits::eVertex | vk::ShaderStageFlagBits::eFragment, 0, sizeof(constants),
+                         &constants);
+  commands.setViewport(0, vk::Viewport(0, 0, static_cast<float>(pass->extent.width), static_cast<float>(pass->extent.height), 0, 1));
+  commands.setScissor(0, rect);
+  commands.setStencilReference(vk::StencilFaceFlagBits::eFrontAndBack, clear.stencil_value & 0xff);
+  if (rect.extent.width && rect.extent.height) commands.draw(3, 1, 0, 0);
+  end_pass(); // the next draw rebinds its own pipeline and pass
 }
 
 } // namespace kiln::vulkan

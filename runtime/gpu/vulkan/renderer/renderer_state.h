@@ -8,6 +8,7 @@
 #include "runtime/base/bits.h"
 #include "runtime/base/log.h"
 #include "runtime/gpu/vulkan/memory.h"
+#include "runtime/gpu/vulkan/renderer/clear_pipelines.h"
 #include "runtime/gpu/vulkan/renderer/guest_surface.h"
 #include "runtime/gpu/vulkan/renderer/maxwell_renderer.h"
 #include "runtime/gpu/vulkan/renderer/pipelines.h"
@@ -83,7 +84,7 @@ struct Pass {
 struct MaxwellRenderer::State {
   State(Context& context_, maxwell::AddressSpace& memory_, const MaxwellRendererOptions& options_)
       : context(context_), memory(memory_), options(options_), pipelines(context_, options_.pipeline_cache_file),
-        resources(context_) {
+        resources(context_), clears(context_) {
     ubo_alignment = context.physical_device().getProperties().limits.minUniformBufferOffsetAlignment;
   }
 
@@ -92,6 +93,7 @@ struct MaxwellRenderer::State {
   MaxwellRendererOptions options;
   PipelineCache pipelines;
   DefaultResources resources;
+  ClearPipelines clears;
   std::map<SurfaceKey, std::unique_ptr<GuestSurface>> surfaces;
   std::vector<std::unique_ptr<Batch>> free_batches;
   std::vector<std::unique_ptr<Batch>> in_flight;
@@ -232,6 +234,8 @@ struct MaxwellRenderer::State {
 
   void record_draw(const maxwell::DrawSnapshot& draw);
   void record_clear(const maxwell::ClearSnapshot& clear);
+  /// A clear drawn with a pipeline carrying the channel / stencil mask, in its own pass over `target`.
+  void record_masked_clear(const maxwell::ClearSnapshot& clear, GuestSurface& target);
   void flush();
   vk::DescriptorSet allocate_set(Batch& b, vk::DescriptorSetLayout layout);
   void bind_stage_resources(Batch& b, const maxwell::DrawSnapshot& draw, const maxwell::ShaderProgram& program,

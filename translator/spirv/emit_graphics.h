@@ -36,6 +36,11 @@ struct GraphicsOptions {
   /// gives each stage its own set (the same bank number can hold different data in two stages).
   uint32_t descriptor_set = 0;
   bool debug_names = true;
+  /// Texture gathers (TLD4) on hosts other than NVIDIA: each coordinate moves by 1 / (size x 2^(bits + 1)), half a
+  /// step of the host's sub-texel precision (VkPhysicalDeviceLimits::subTexelPrecisionBits), so a coordinate just
+  /// below a texel boundary picks the footprint NVIDIA's gather picks (seed 002 §2.10; the bias yuzu and
+  /// Ryujinx apply). 0 = no bias (NVIDIA hosts).
+  uint32_t gather_bias_bits = 0;
 };
 
 constexpr uint32_t graphics_const_bank_binding(uint32_t bank) { return bank; }

@@ -1,5 +1,7 @@
 // Texture operations: bindless handles index sampled-image and sampler arrays (the TIC/TSC model: the runtime
 // binds each texture header's view at its TIC index and each sampler at its TSC index).
+#include <bit>
+
 #include <fmt/format.h>
 #include <spirv/unified1/GLSL.std.450.h>
 
@@ -87,6 +89,18 @@ uint32_t GraphicsEmitter::emit_texture(const ir::Inst& inst) {
     std::vector<uint32_t> parts{coordinate(x)};
     if (dim >= 1) parts.push_back(coordinate(y));
     if (dim >= 2) parts.push_back(coordinate(z));
+    if (descriptor.kind == ir::TextureKind::gather && options_.gather_bias_bits != 0) {
+      // coordinate += 1 / (size x 2^(bits + 1)) per dimension (GraphicsOptions::gather_bias_bits).
+      if (dim != 1 || descriptor.array) throw Error("graphics backend: gathers other than 2D are not supported yet");
+      b.capability(spv::Capability::ImageQuery);
+      const uint32_t size = b.op(spv::Op::OpImageQuerySizeLod, b.type_vector(u32, 2), {image, core_.const_u32(0)});
+      const float steps = static_cast<float>(uint64_t{1} << (options_.gather_bias_bits + 1));
+      for (uint32_t i = 0; i < 2; ++i) {
+        const uint32_t extent = b.op(spv::Op::OpConvertUToF, f32, {b.op(spv::Op::OpCompositeExtract, u32, {size, i})});
+        const uint32_t scaled = core_.binary(spv::Op::OpFMul, f32, extent, b.constant(f32, std::bit_cast<uint32_t>(steps), 32));
+        parts[i] = core_.binary(spv::Op::OpFAdd, f32, parts[i], core_.binary(spv::Op::OpFDiv, f32, b.constant(f32, 0x3f800000u, 32), scaled));
+      }
+    }
     if (descriptor.array) parts.push_back(layer(z));
     if (descriptor.array && dim >= 2) throw Error("graphics backend: 3D/cube arrays are not supported yet");
     uint32_t coords = parts[0];

@@ -6,6 +6,7 @@
 // bit 1 = y & 1; the window coordinate of pixel (x, y) is x + 0.5).
 #include <catch2/catch.hpp>
 
+#include <bit>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -171,4 +172,49 @@ TEST_CASE("a shuffle wider than the fragment quad is an error, not a guess at a 
                                          })});
   CHECK_THROWS_WITH(graphics::translate_graphics(program, graphics::Arch::sm53, "wide_shuffle"),
                     Catch::Contains("code address 0x10") && Catch::Contains("SHFL across more than a quad"));
+}
+
+TEST_CASE("TLD4 on a non-NVIDIA host: the gather bias moves a coordinate just below a texel boundary onto it (seed 002 2.10)", "[gpu][graphics][seed002]") {
+  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  // Texture unit 0 becomes an 8x8 RGBA8 texture whose red is 255 from column 4 on, 0 before. The program gathers
+  // red at texel-space s = u * 8 - 0.5 = 3 - 2^-10 (just below the boundary between columns 2|3 and 3|4 of the
+  // footprint) and t = v * 8 - 0.5 = 2.25:
+  //   MOV32I R4, u ; MOV32I R5, v ; MOV R6, c[0x4][0x0] (unit 0's handle) ; TLD4.B.R R0, R4, R6, 2D, 0x7 ; EXIT
+  // With the bias of 8 sub-texel bits (lavapipe's subTexelPrecisionBits) s becomes 3 + 2^-10, whose 8-bit
+  // sub-texel position is 3.0 whether the host rounds or truncates: the footprint is columns 3 and 4, rows 2
+  // and 3, and the gather returns (texel(3,3), texel(4,3), texel(4,2)).r = (0, 1, 1). A host truncating the
+  // unbiased 3 - 2^-10 would pick columns 2 and 3: (0, 0, 0).
+  const float u = (3.5f - 0x1p-10f) / 8.0f, v = 2.75f / 8.0f;
+  const std::vector<sm5x::Instruction> code = {
+      mov32i(4, std::bit_cast<uint32_t>(u)), mov32i(5, std::bit_cast<uint32_t>(v)),
+      row(0x4c98, [](auto& in) { in.operands.at(0).index = 6; in.operands.at(1).index = 4; in.operands.at(1).value = 0; in.operands.at(2).value = 15; }),
+      row(0xdef8, [](auto& in) {
+        in.operands.at(0).index = 0; in.operands.at(1).index = 4; in.operands.at(2).index = 6; in.operands.at(3).value = 1; // 2D
+        in.operands.at(4).value = 7;
+      }),
+  };
+  CHECK(sm5x::disassemble(code[2]) == "MOV R6, c[0x4][0x0]");
+  CHECK(sm5x::disassemble(code[3]) == "TLD4.B.R R0, R4, R6, 2D, 0x7");
+
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  std::mt19937_64 random(4);
+  test::HeadsurfaceScene scene = test::make_headsurface_scene(random);
+  test::SceneTexture& texture = scene.textures[0];
+  texture = {.width = 8, .height = 8, .half_float = false, .texels = std::vector<uint8_t>(8 * 8 * 4, 0)};
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 4; x < 8; ++x) texture.texels[(y * 8 + x) * 4] = 255;
+  }
+  test::HeadsurfaceRenderer renderer(context, scene);
+  const auto vertex = graphics::translate_graphics(read_file(corpus() / "00_nvidia_headsurface_vertex.bin"), graphics::Arch::sm53, "vertex");
+  graphics::TranslateOptions options;
+  options.backend.descriptor_set = 1;
+  options.backend.gather_bias_bits = 8;
+  const auto fragment = graphics::translate_graphics(fragment_program(code), graphics::Arch::sm53, "gather_program", options);
+  test::BankSet banks;
+  banks.vertex[3] = scene.vertex_uniforms;
+  banks.fragment[test::kHandleBank] = scene.handles;
+  const auto images = renderer.draw(vertex, fragment, std::span(&banks, 1));
+  CHECK(count_wrong(images.at(0).targets.at(0), [](uint32_t, uint32_t) { return std::array<float, 3>{0.0f, 1.0f, 1.0f}; }) == 0);
+  for (const std::string& message : context.validation_log().messages()) UNSCOPED_INFO(message);
+  CHECK(context.validation_log().count() == 0);
 }

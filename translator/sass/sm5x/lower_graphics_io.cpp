@@ -91,6 +91,7 @@ bool LowerContext::lower_io(const Instruction& in) {
     return true;
   case Opcode::tex:
   case Opcode::tld:
+  case Opcode::tld4:
   case Opcode::txq: {
     const bool bindless = !in.modifier_text("B").empty();
     const uint8_t destination = static_cast<uint8_t>(ops.at(0).index);
@@ -114,7 +115,7 @@ bool LowerContext::lower_io(const Instruction& in) {
       descriptor.dim = dim;
       descriptor.array = array;
       handle = bindless ? next_meta() : const_bank(options.bound_texture_bank, b.u32(static_cast<uint32_t>(ops.at(3).value) * 4));
-      if (in.modifier("AOFFI") != 0 || in.modifier("DC") != 0 || in.modifier("MS") != 0 || in.modifier("CL") != 0) {
+      if (in.modifier("AOFFI") != 0 || in.modifier("DC") != 0 || in.modifier("MS") != 0 || in.modifier("CL") != 0 || in.modifier("offset") != 0) {
         fail("texture offsets, depth compare, multisample and LOD clamp are not supported yet");
       }
       if (array) z = next_coord(); // the layer comes first
@@ -124,7 +125,11 @@ bool LowerContext::lower_io(const Instruction& in) {
         if (array) fail("3D/cube arrays are not supported");
         z = next_coord();
       }
-      if (in.opcode == Opcode::tld) {
+      if (in.opcode == Opcode::tld4) {
+        // The four texels of the bilinear footprint, one component each (comp), in Vulkan's gather order.
+        descriptor.kind = ir::TextureKind::gather;
+        descriptor.gather_component = static_cast<uint8_t>(in.modifier("comp"));
+      } else if (in.opcode == Opcode::tld) {
         descriptor.kind = ir::TextureKind::fetch;
         if (in.modifier("lod") == 1) level = next_meta(); // LL; LZ reads level 0
       } else {

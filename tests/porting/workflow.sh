@@ -54,7 +54,7 @@ patch-conflicts)
   ;;
 porter-build)
   # compute: the hook before `add x0, x0, #1` returns 7*3 = 21, the replacement adds 100 -> 121;
-  # scale: the hook sets x0 = 43 and branches past the shift to the ret -> 43; offset: bigger-offset's ADD #50 -> 60; secret: stubbed -> 77.
+  # scale: the hook sets x0 = 43 and branches past the shift to the ret -> 43; offset: bigger-offset's ADD #50, then the after-hook's +1000 -> 1060; secret: stubbed -> 77.
   # Built through a compiler launcher, as ccache, sccache or distcc would be (CMake reads the variable from the
   # environment at the first configure).
   rm -rf "$work/porter" "$work/launcher.log"
@@ -64,10 +64,12 @@ porter-build)
   grep -q "porter_porter_hooks\.cpp" "$work/launcher.log" 2>/dev/null || fail "the porter's C++ was not compiled through the launcher"
   grep -q "patch set applied: bigger-offset 1.0.0" <<<"$out" || fail "the build output does not list the applied patch set: $out"
   got="$("$work/porter/build/program" 2>&1)"
-  [ "$got" = "compute=121 scale=43 offset=60 secret=77" ] || fail "porter build printed '$got'"
+  [ "$got" = "compute=121 scale=43 offset=1060 secret=77" ] || fail "porter build printed '$got'"
   # Incremental: recompiling the unchanged configuration rewrites nothing.
   again="$("$kiln" recompile "$elf" -o "$work/porter" --config "$here/porter/kiln.toml" --patch "$here/patch_sets/bigger-offset" 2>&1)"
   grep -q " 0 files written" <<<"$again" || fail "an unchanged recompile rewrote files: $again"
+  # The sample title's config and patch set stay consistent with each other (its build runs in ./dev sample).
+  "$kiln" patches check --config "$here/../../games/sample-aarch64/kiln.toml" reseed | grep -q "no conflicts" || fail "the sample's reseed set no longer applies"
   ;;
 discovery)
   if command -v qemu-aarch64 >/dev/null; then

@@ -32,6 +32,16 @@ inline PendingBranch end_delay_slot(Cpu& c) {
   return done;
 }
 
+/// Recompiled code's shortcut for a delay slot that can neither raise an exception nor branch: nothing reads
+/// c.delay while such a slot runs (only branches, via following_address, and raise_exception do), so the branch
+/// is taken out before the slot runs and c.delay stays empty. The state afterwards is the same as with
+/// begin_delay_slot/end_delay_slot.
+inline PendingBranch take_issued_branch(Cpu& c) {
+  const PendingBranch issued = c.branch;
+  c.branch = PendingBranch{};
+  return issued;
+}
+
 /// Executes the instruction at c.pc (already decoded): afterwards PC is the next instruction to run (the
 /// branch target once a delay slot has run, the vector after an exception), the load issued by the previous
 /// instruction has landed unless this one overwrote its register, and c.branch / c.load describe what is

@@ -83,13 +83,19 @@ TEST_CASE("mips emitter runs the delay slot between a branch and its transfer", 
   for (const Function& f : image.functions()) write_function(image, f, out, untranslated);
   // JAL at 80010000h: the call's semantics, then its delay slot (ADDIU at 80010004h), then the host call.
   const size_t jal = out.find("kiln::r3000::jal(c, bus, 0x0c004010u, 0x80010000u)");
-  const size_t slot = out.find("kiln::r3000::begin_delay_slot(c); kiln::r3000::addiu(c, bus, 0x24040001u, 0x80010004u)");
+  const size_t slot = out.find("kiln::r3000::take_issued_branch(c); kiln::r3000::addiu(c, bus, 0x24040001u, 0x80010004u)");
   const size_t call = out.find("f_80010040(m); kiln::psx::check_return(m, 0x80010000u, 0x80010008u)");
   REQUIRE(jal != std::string::npos);
   REQUIRE(slot != std::string::npos);
   REQUIRE(call != std::string::npos);
   CHECK(jal < slot);
   CHECK(slot < call);
+  // retire_load only where a load can be in flight: after the LW at 80010058h and at the NOP after it, not
+  // after the SLL at 80010048h (its predecessor is a branch).
+  CHECK(out.find("0x80010058u); kiln::r3000::retire_load(c);") != std::string::npos);
+  CHECK(out.find("0x8001005cu); kiln::r3000::retire_load(c);") != std::string::npos);
+  CHECK(out.find("0x80010048u); kiln::r3000::retire_load(c);") == std::string::npos);
+  CHECK(out.find("0x80010048u);") != std::string::npos);
   // The jump table became a switch with gotos to the cases.
   CHECK(out.find("switch (b_.target)") != std::string::npos);
   CHECK(out.find("case 0x80010070u: goto L_80010070;") != std::string::npos);

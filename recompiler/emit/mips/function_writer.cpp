@@ -32,6 +32,16 @@ bool can_raise(Opcode op) {
   }
 }
 
+/// Instructions whose result arrives after the next instruction (the R3000 load delay).
+bool delivers_late(Opcode op) {
+  switch (op) {
+    case Opcode::lb: case Opcode::lbu: case Opcode::lh: case Opcode::lhu: case Opcode::lw: case Opcode::lwl:
+    case Opcode::lwr: case Opcode::mfc0: case Opcode::mfc2: case Opcode::cfc2:
+      return true;
+    default: return false;
+  }
+}
+
 bool is_transfer(const Instruction& i) {
   if (!i.decoded) return false;
   const Flow f = i.encoding().flow;
@@ -95,9 +105,18 @@ private:
     }
   }
 
-  std::string op(const Instruction& i) const {
-    return fmt::format("kiln::r3000::{}(c, bus, {:#010x}u, {:#010x}u); kiln::r3000::retire_load(c);", semantics_name(i.opcode),
-                       i.word, i.address);
+  /// retire_load after an instruction is a no-op unless a load is in flight: the instruction is a load, or it
+  /// may follow one (its predecessor in the text is a load, or control can arrive from elsewhere: a label).
+  bool needs_retire(const Instruction& i, bool in_delay_slot) const {
+    if (delivers_late(i.opcode)) return true;
+    if (in_delay_slot) return false; // its predecessor is the branch, which retired whatever was in flight
+    if (labels_.count(i.address)) return true;
+    const uint32_t previous = i.address - 4;
+    return !image_.contains(previous) || !image_.instruction(previous).decoded || delivers_late(image_.instruction(previous).opcode);
+  }
+  std::string op(const Instruction& i, bool in_delay_slot = false) const {
+    return fmt::format("kiln::r3000::{}(c, bus, {:#010x}u, {:#010x}u);{}", semantics_name(i.opcode), i.word, i.address,
+                       needs_retire(i, in_delay_slot) ? " kiln::r3000::retire_load(c);" : "");
   }
 
   void untranslatable(uint32_t a, uint32_t word, const std::string& why) {
@@ -141,17 +160,17 @@ private:
     const Instruction& slot = image_.instruction(slot_address);
     out_ += "  { " + op(i) + "\n";
     out_ += fmt::format("    // {:08x}: {} (delay slot)\n", slot_address, slot.text);
-    if (!slot.decoded) {
-      untranslatable(slot_address, slot.word, slot.text);
-    } else if (is_transfer(slot)) {
-      untranslatable(slot_address, slot.word, "a jump or branch in a delay slot is not supported by the recompiler");
+    if (!slot.decoded || is_transfer(slot)) {
+      untranslatable(slot_address, slot.word,
+                     slot.decoded ? "a jump or branch in a delay slot is not supported by the recompiler" : slot.text);
+      out_ += "    const kiln::r3000::PendingBranch b_ = kiln::r3000::end_delay_slot(c);\n    ";
+    } else if (!can_raise(slot.opcode)) {
+      out_ += "    const kiln::r3000::PendingBranch b_ = kiln::r3000::take_issued_branch(c); " + op(slot, true) + "\n    ";
     } else {
-      out_ += "    kiln::r3000::begin_delay_slot(c); " + op(slot);
-      if (can_raise(slot.opcode))
-        out_ += fmt::format(" if (c.exception_taken) [[unlikely]] kiln::psx::resume_after_exception(m, {:#010x}u);", slot_address);
-      out_ += "\n";
+      out_ += "    kiln::r3000::begin_delay_slot(c); " + op(slot, true);
+      out_ += fmt::format(" if (c.exception_taken) [[unlikely]] kiln::psx::resume_after_exception(m, {:#010x}u);", slot_address);
+      out_ += "\n    const kiln::r3000::PendingBranch b_ = kiln::r3000::end_delay_slot(c);\n    ";
     }
-    out_ += "    const kiln::r3000::PendingBranch b_ = kiln::r3000::end_delay_slot(c);\n    ";
     const Flow flow = i.encoding().flow;
     const uint32_t next = a + 8;
     switch (flow) {

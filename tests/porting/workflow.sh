@@ -2,7 +2,8 @@
 # The porter and modder workflow end to end through the kiln CLI, on the freestanding test program
 # fixtures/porting.elf. Expected outputs are derived by hand from fixtures/porting.c (see each case) and the
 # unmodified program's output is checked against qemu-aarch64 where it is installed.
-# usage: workflow.sh KILN WORK_DIR CASE   (CASE: config-errors, patch-conflicts, porter-build, discovery)
+# usage: workflow.sh KILN WORK_DIR CASE   (CASE: config-errors, patch-conflicts, porter-build, discovery,
+#        discovery-report)
 set -uo pipefail
 kiln="$1"; work="$2"; case="$3"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -102,6 +103,24 @@ discovery)
   stdout="$("$program" 2>"$work/discovery/run3.err")"
   [ "$stdout" = "$unmodified" ] || fail "the fully native build printed '$stdout'"
   [ ! -s "$work/discovery/run3.err" ] || fail "the fully native build still used the fallback: $(cat "$work/discovery/run3.err")"
+  ;;
+discovery-report)
+  # fixtures/report.S (addresses from fixtures/report.lst): computed's `br x1` at 0x400094 is unresolved;
+  # dispatch's table (bounded by `cmp w0, #2`) sends case 2 to 0x4000c8, past dispatch's end; the word at
+  # 0x400088 is unallocated and reached by falling through from _start's nop.
+  report_elf="$here/fixtures/report.elf"
+  "$kiln" recompile "$report_elf" -o "$work/report" --no-config >/dev/null || fail "recompiling report.elf failed"
+  report="$work/report/discovery.toml"
+  for regex in '^\[\[unresolved_branch\]\]$' '^address = 0x400094$' '^instruction = "br x1"$' '^address = 0x4000b4$' \
+      '^problem = "case 2 targets 0x4000c8, outside the function \[0x400098, 0x4000c8\)"$' '^table = 0x4000cc$' \
+      '^\[\[undecodable\]\]$' '^address = 0x400088$' '^encoding = 0xffffffff$' '^function = "_start"$'; do
+    grep -Eq -- "$regex" "$report" || fail "discovery.toml lacks '$regex'"
+  done
+  [ "$(grep -c '^\[\[unresolved_branch\]\]$' "$report")" = 2 ] || fail "expected 2 unresolved branches in discovery.toml"
+  # A [[jump_tables]] hint resolves dispatch's branch: one unresolved branch left, no jump-table problem.
+  "$kiln" recompile "$report_elf" -o "$work/report" --config "$here/report/kiln.toml" | grep -q "1 jump tables, 1 unresolved indirect branches" \
+    || fail "the jump-table hint did not resolve dispatch's branch"
+  grep -q '^\[\[jump_table\]\]' "$report" && fail "the hinted jump table is still reported"
   ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac

@@ -7,6 +7,8 @@
 #include <cstring>
 
 #include "runtime/gpu/maxwell/classes.h"
+#include "runtime/gpu/textures/blocklinear/swizzle.h"
+#include "tests/gpu/renderer/sass_text.h"
 #include "runtime/gpu/vulkan/context.h"
 #include "tests/gpu/renderer/renderer_scene.h"
 
@@ -348,5 +350,69 @@ TEST_CASE("a stencil clear under a write mask keeps the unmasked stencil bits an
     wrong += word != ((0x123456u << 8) | 0xacu);
   }
   CHECK(wrong == 0);
+  check_no_validation_messages(context);
+}
+
+TEST_CASE("a textured quad with nearest filtering reproduces the texture through the header's swizzle", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  // Fragment program: (u, v) from generic 0, TEX through bound texture 0 (its handle in c[2][0]).
+  const auto fragment = program(pixel_header(), assemble_program({"IPA.PASS R0, a[0x80], RZ", "IPA.PASS R1, a[0x84], RZ",
+                                                                  "TEX R0, R0, RZ, 0x0, 2D, 0xf", "EXIT"}));
+  scene.gpu.memory().write(kPrograms + kFragmentProgramOffset, fragment);
+  // An 8x8 A8B8G8R8 UNORM texture, block-linear with 1-GOB blocks: texel (x, y) = (32x, 32y, 200, 255).
+  const uint64_t texture = kArena + 0x500000, headers = kArena + 0x510000, samplers = kArena + 0x520000;
+  std::vector<uint8_t> texels(8 * 8 * 4);
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 8; ++x) {
+      const uint8_t texel[4] = {static_cast<uint8_t>(32 * x), static_cast<uint8_t>(32 * y), 200, 255};
+      std::memcpy(&texels[(y * 8 + x) * 4], texel, 4);
+    }
+  }
+  textures::SurfaceDescription description;
+  description.width = 8;
+  description.height = 8;
+  description.element.bytes = 4;
+  description.block_height_log2 = 0;
+  const auto layout = textures::SurfaceLayout::compute(description);
+  std::vector<uint8_t> guest(layout.total_size());
+  textures::swizzle(layout, 0, 0, textures::whole_level(layout, 0), texels, guest);
+  scene.gpu.memory().write(texture, guest);
+  // TIC 3 (clb197tex.h TEXHEAD_BL): COMPONENTS A8B8G8R8 (8), R/G/B/A UNORM (2), sources X = B (4), Y = G (3),
+  // Z = R (2), W = A (5); address; HEADER_VERSION BLOCKLINEAR (3); 1-GOB blocks, one level; 2D (1), 8x8,
+  // normalized coordinates. The swizzle swaps red and blue, so pixel (x, y) must read (200, 32y, 32x, 255).
+  const uint32_t tic[8] = {0x08u | (2u << 7) | (2u << 10) | (2u << 13) | (2u << 16) | (4u << 19) | (3u << 22) | (2u << 25) | (5u << 28),
+                           low(texture) & 0xfffffe00u, high(texture) | (3u << 21), 0, 7u | (1u << 23), 7u | (1u << 31), 0, 0};
+  // TSC 1: CLAMP_TO_EDGE (2) in U, V, P; MAG_POINT (1), MIN_POINT (1), MIP_NONE (1).
+  const uint32_t tsc[8] = {2u | (2u << 3) | (2u << 6), 1u | (1u << 4) | (1u << 6), 0, 0, 0, 0, 0, 0};
+  scene.gpu.memory().write(headers + 3 * 32, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tic), 32));
+  scene.gpu.memory().write(samplers + 1 * 32, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tsc), 32));
+  // A quad over the whole target, (u, v) = (0, 0) at the top-left corner to (1, 1): pixel centre (x + 0.5) / 8
+  // lies in the middle of texel x, so nearest filtering picks texel (x, y) exactly.
+  scene.write_floats(kVertices, concat({vertex(-1, -1, 0.5f, {0, 0, 0, 1}), vertex(1, -1, 0.5f, {1, 0, 0, 1}), vertex(1, 1, 0.5f, {1, 1, 0, 1}),
+                                        vertex(-1, 1, 0.5f, {0, 1, 0, 1})}));
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 8, 8);
+  s.method(0, "SET_TEX_HEADER_POOL_A", high(headers)).method(0, "SET_TEX_HEADER_POOL_B", low(headers)).method(0, "SET_TEX_HEADER_POOL_C", 15);
+  s.method(0, "SET_TEX_SAMPLER_POOL_A", high(samplers)).method(0, "SET_TEX_SAMPLER_POOL_B", low(samplers)).method(0, "SET_TEX_SAMPLER_POOL_C", 15);
+  const uint32_t selector[] = {0x100, high(kConstants), low(kConstants)};
+  s.incrementing(0, "SET_CONSTANT_BUFFER_SELECTOR_A", selector);
+  s.method(0, "LOAD_CONSTANT_BUFFER_OFFSET", 0).method(0, "LOAD_CONSTANT_BUFFER", 0, 3u | (1u << 20)); // handle: TIC 3, TSC 1
+  s.method(0, "BIND_GROUP_CONSTANT_BUFFER", 4, 1u | (2u << 4));                                       // fragment group, c[2]
+  draw_arrays(s, 0, 4, 7); // QUADS
+  scene.run(s);
+  const auto pixels = scene.read_target(kColorTarget, 8, 8, 4);
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 8; ++x) {
+      const std::array<uint8_t, 4> expected{200, static_cast<uint8_t>(32 * y), static_cast<uint8_t>(32 * x), 255};
+      if (texel8(pixels, 8, x, y) != expected) {
+        if (wrong++ < 4) UNSCOPED_INFO("pixel (" << x << ", " << y << ") = " << int(texel8(pixels, 8, x, y)[0]) << " " << int(texel8(pixels, 8, x, y)[1]) << " " << int(texel8(pixels, 8, x, y)[2]));
+      }
+    }
+  }
+  CHECK(wrong == 0);
+  CHECK(scene.renderer->statistics().texture_uploads == 1);
   check_no_validation_messages(context);
 }

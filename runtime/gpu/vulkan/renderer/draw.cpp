@@ -72,7 +72,8 @@ std::vector<uint32_t> convert_topology(const std::vector<uint32_t>& in, Topology
 } // namespace
 
 void MaxwellRenderer::State::bind_stage_resources(Batch& b, const maxwell::DrawSnapshot& draw, const maxwell::ShaderProgram& program,
-                                                  const TranslatedShader& shader, vk::DescriptorSet set) {
+                                                  const TranslatedShader& shader, const StageTextures& stage_textures, vk::DescriptorSet set) {
+  size_t image_binding = 0;
   const uint32_t group = std::min(program.binding_group, maxwell::shader_stage_count - 1);
   std::vector<vk::DescriptorBufferInfo> buffers;
   std::vector<vk::DescriptorImageInfo> images;
@@ -103,15 +104,17 @@ void MaxwellRenderer::State::bind_stage_resources(Batch& b, const maxwell::DrawS
     }
     case graphics::ResourceBinding::Kind::sampled_images: {
       const size_t first = images.size();
-      for (uint32_t slot = 0; slot < resource.count; ++slot) {
-        images.emplace_back(nullptr, resources.view(resource.image_dim, resource.image_array), vk::ImageLayout::eShaderReadOnlyOptimal);
-      }
+      const std::vector<vk::ImageView>& views = stage_textures.views.at(image_binding++);
+      for (uint32_t slot = 0; slot < resource.count; ++slot) images.emplace_back(nullptr, views.at(slot), vk::ImageLayout::eShaderReadOnlyOptimal);
       writes.emplace_back(set, resource.binding, 0, resource.count, vk::DescriptorType::eSampledImage, &images[first]);
       break;
     }
     case graphics::ResourceBinding::Kind::samplers: {
       const size_t first = images.size();
-      for (uint32_t slot = 0; slot < resource.count; ++slot) images.emplace_back(resources.sampler(), nullptr, vk::ImageLayout::eUndefined);
+      for (uint32_t slot = 0; slot < resource.count; ++slot) {
+        images.emplace_back(slot < stage_textures.samplers.size() ? stage_textures.samplers[slot] : resources.sampler(), nullptr,
+                            vk::ImageLayout::eUndefined);
+      }
       writes.emplace_back(set, resource.binding, 0, resource.count, vk::DescriptorType::eSampler, &images[first]);
       break;
     }
@@ -198,6 +201,10 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
     if (indexed) vertex_end += draw.base_vertex;
   }
 
+  // Textures may flush (render-to-texture), so they come before the batch is taken.
+  const StageTextures vertex_textures = resolve_textures(draw, vertex);
+  const StageTextures fragment_textures = resolve_textures(draw, fragment);
+
   // Vertex input: one binding per stream the program reads through a native format, one per widened attribute.
   Batch& b = current();
   const sass::sm5x::ShaderProgramHeader vertex_header = sass::sm5x::parse_sph(vertex_program->header, "vertex SPH");
@@ -272,8 +279,8 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   const vk::Pipeline pipeline = pipelines.pipeline(description);
   const ShaderPairLayout& pair = pipelines.layout(vertex, fragment);
   const std::array<vk::DescriptorSet, 2> sets = {allocate_set(b, *pair.set_layouts[0]), allocate_set(b, *pair.set_layouts[1])};
-  bind_stage_resources(b, draw, *vertex_program, vertex, sets[0]);
-  bind_stage_resources(b, draw, *fragment_program, fragment, sets[1]);
+  bind_stage_resources(b, draw, *vertex_program, vertex, vertex_textures, sets[0]);
+  bind_stage_resources(b, draw, *fragment_program, fragment, fragment_textures, sets[1]);
   std::optional<Arena::Slice> index_slice;
   if (use_indices) {
     index_slice = b.arena.allocate(context, indices.size() * 4, 4);

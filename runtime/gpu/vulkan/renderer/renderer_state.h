@@ -10,6 +10,7 @@
 #include "runtime/gpu/vulkan/memory.h"
 #include "runtime/gpu/vulkan/renderer/clear_pipelines.h"
 #include "runtime/gpu/vulkan/renderer/guest_surface.h"
+#include "runtime/gpu/vulkan/renderer/guest_texture.h"
 #include "runtime/gpu/vulkan/renderer/maxwell_renderer.h"
 #include "runtime/gpu/vulkan/renderer/pipelines.h"
 #include "runtime/gpu/vulkan/renderer/resources.h"
@@ -72,6 +73,7 @@ struct Batch {
   std::map<std::tuple<uint64_t, uint32_t, uint64_t>, Arena::Slice> constant_buffers; ///< (address, size, content hash)
   bool recording = false;
   uint64_t draws = 0;
+  uint64_t serial = 0; ///< distinct for every recording of the batch
 };
 
 struct Pass {
@@ -86,6 +88,7 @@ struct MaxwellRenderer::State {
       : context(context_), memory(memory_), options(options_), pipelines(context_, options_.pipeline_cache_file),
         resources(context_), clears(context_) {
     ubo_alignment = context.physical_device().getProperties().limits.minUniformBufferOffsetAlignment;
+    anisotropy = context.physical_device().getFeatures().samplerAnisotropy;
   }
 
   Context& context;
@@ -102,6 +105,21 @@ struct MaxwellRenderer::State {
   MaxwellRendererStatistics statistics;
   std::vector<std::string> diagnostics;
   vk::DeviceSize ubo_alignment = 256;
+  uint64_t batch_serial = 0;
+  std::map<uint64_t, std::unique_ptr<GuestTexture>> textures; ///< by hash of the texture header
+  std::map<uint64_t, std::string> texture_failures;           ///< headers that cannot be sampled (reported once)
+  std::map<uint64_t, vk::UniqueSampler> samplers;             ///< by hash of the sampler words
+  bool anisotropy = false;
+
+  /// Descriptors of one stage: image views per sampled-image binding (in resource order), samplers.
+  struct StageTextures {
+    std::vector<std::vector<vk::ImageView>> views;
+    std::vector<vk::Sampler> samplers;
+  };
+  /// Resolves the TIC/TSC pools for a stage's declared texture arrays, creating and uploading textures (a
+  /// texture over render-target memory the GPU wrote first flushes it to guest memory). Call before the batch
+  /// of the draw is taken: it may flush.
+  StageTextures resolve_textures(const maxwell::DrawSnapshot& draw, const TranslatedShader& shader);
 
   void diagnose(std::string message) {
     log::warning("gpu renderer: {}", message);
@@ -127,6 +145,7 @@ struct MaxwellRenderer::State {
     batch->uploads.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
     batch->commands.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
     batch->recording = true;
+    batch->serial = ++batch_serial;
     return *batch;
   }
 
@@ -239,7 +258,7 @@ struct MaxwellRenderer::State {
   void flush();
   vk::DescriptorSet allocate_set(Batch& b, vk::DescriptorSetLayout layout);
   void bind_stage_resources(Batch& b, const maxwell::DrawSnapshot& draw, const maxwell::ShaderProgram& program,
-                            const TranslatedShader& shader, vk::DescriptorSet set);
+                            const TranslatedShader& shader, const StageTextures& textures, vk::DescriptorSet set);
 };
 
 } // namespace kiln::vulkan

@@ -69,6 +69,12 @@ porter-build)
   # Incremental: recompiling the unchanged configuration rewrites nothing.
   again="$("$kiln" recompile "$elf" -o "$work/porter" --config "$here/porter/kiln.toml" --patch "$here/patch_sets/bigger-offset" 2>&1)"
   grep -q " 0 files written" <<<"$again" || fail "an unchanged recompile rewrote files: $again"
+  # Without the patch set exactly three files change: the embedded image, the file holding offset(), and
+  # porter_glue.cpp (which lists the applied sets); `kiln build` lists the sets the project was made with.
+  unpatched="$("$kiln" recompile "$elf" -o "$work/porter" --config "$here/porter/kiln.toml" 2>&1)"
+  grep -q " 3 files written" <<<"$unpatched" || fail "dropping the patch set did not rewrite exactly 3 files: $unpatched"
+  "$kiln" recompile "$elf" -o "$work/porter" --config "$here/porter/kiln.toml" --patch "$here/patch_sets/bigger-offset" >/dev/null
+  "$kiln" build "$work/porter" -j 2 2>&1 | grep -q "^patch set applied: bigger-offset 1.0.0" || fail "kiln build does not list the applied patch set"
   # The sample title's config and patch set stay consistent with each other (its build runs in ./dev sample).
   "$kiln" patches check --config "$here/../../games/sample-aarch64/kiln.toml" reseed | grep -q "no conflicts" || fail "the sample's reseed set no longer applies"
   ;;

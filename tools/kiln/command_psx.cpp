@@ -27,6 +27,8 @@ namespace {
 
 /// The reference the recompiled program is compared with: the same semantics one instruction at a time
 /// (runtime/core/r3000_step.h), decoded from RAM through kiln's encoding table.
+uint64_t interpreted_instructions = 0;
+
 void interpret(kiln::psx::Machine& m) {
   kiln::psx::Bus bus{m};
   std::unordered_map<uint32_t, kiln::r3000::Opcode> decoded;
@@ -43,6 +45,7 @@ void interpret(kiln::psx::Machine& m) {
       it = decoded.emplace(word, row->opcode).first;
     }
     kiln::r3000::step(m.cpu, bus, it->second, word);
+    ++interpreted_instructions;
     if (m.cpu.exception_taken) m.handle_exception(pc);
   }
 }
@@ -90,6 +93,7 @@ void setup_psx_commands(CLI::App& root) {
   run->callback([] {
     const kiln::psx::PsxExe exe = kiln::psx::load_psx_exe(run_exe);
     const int code = kiln::psx::run(image_of(exe), run_options, interpret);
+    kiln::log::verbose("psx: interpreted {} instructions", interpreted_instructions);
     std::fflush(stdout);
     if (code != 0) std::exit(code);
   });

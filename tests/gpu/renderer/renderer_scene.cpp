@@ -7,9 +7,11 @@
 
 #include "runtime/gpu/maxwell/classes.h"
 #include "runtime/gpu/textures/blocklinear/swizzle.h"
-#include "tests/gpu/renderer/sass_text.h"
+#include "translator/sass/sm5x/text_assembler.h"
 
 namespace kiln::test {
+using sass::sm5x::assemble_program;
+using sass::sm5x::assemble_sass;
 namespace {
 void set_bit(std::vector<uint8_t>& header, unsigned bit) { header[bit / 8] |= static_cast<uint8_t>(1u << (bit % 8)); }
 } // namespace

@@ -8,12 +8,14 @@
 
 #include "runtime/gpu/maxwell/classes.h"
 #include "runtime/gpu/textures/blocklinear/swizzle.h"
-#include "tests/gpu/renderer/sass_text.h"
+#include "translator/sass/sm5x/text_assembler.h"
 #include "runtime/gpu/vulkan/context.h"
 #include "tests/gpu/renderer/renderer_scene.h"
 
 using namespace kiln;
 using namespace kiln::test;
+using kiln::sass::sm5x::assemble_program;
+using kiln::sass::sm5x::assemble_sass;
 
 namespace {
 
@@ -155,6 +157,10 @@ TEST_CASE("depth-tested draws keep the nearer colour and write their depth", "[g
   }
   CHECK(wrong_color == 0);
   CHECK(wrong_depth == 0);
+  // Three draws with the same programs and state: two translations, one pipeline, reused twice.
+  CHECK(scene.renderer->statistics().shaders_translated == 2);
+  CHECK(scene.renderer->statistics().pipelines_created == 1);
+  CHECK(scene.renderer->statistics().pipeline_cache_hits == 2);
   check_no_validation_messages(context);
 }
 
@@ -414,5 +420,87 @@ TEST_CASE("a textured quad with nearest filtering reproduces the texture through
   }
   CHECK(wrong == 0);
   CHECK(scene.renderer->statistics().texture_uploads == 1);
+  check_no_validation_messages(context);
+}
+
+TEST_CASE("the window origin decides which rows a triangle lands on, not which winding is front-facing", "[gpu][renderer]") {
+  // NDC y grows upwards here (GL). Bottom half y in [-1, 0]: two counter-clockwise triangles, front faces under
+  // OGL_SET_FRONT_FACE CCW; top half y in [0, 1]: two clockwise triangles, culled as back faces. Window
+  // y = 16 * ndc + 16. LOWER_LEFT counts window rows from the bottom of the surface, so the bottom half is memory
+  // rows 16..31; UPPER_LEFT counts from the top, so it is rows 0..15. Facing follows GL, which keeps the NDC
+  // winding meaning under an upper-left origin (the area's sign is reversed there): red survives either way.
+  for (const bool lower_left : {true, false}) {
+    vulkan::Context context({.validation = true, .synchronization_validation = true});
+    RendererScene scene(context);
+    scene.write_pass_through_programs();
+    const std::array<float, 4> red{1, 0, 0, 1}, blue{0, 0, 1, 1};
+    scene.write_floats(kVertices, concat({vertex(-1, -1, 0.5f, red), vertex(1, -1, 0.5f, red), vertex(1, 0, 0.5f, red),
+                                          vertex(-1, -1, 0.5f, red), vertex(1, 0, 0.5f, red), vertex(-1, 0, 0.5f, red),
+                                          vertex(-1, 0, 0.5f, blue), vertex(-1, 1, 0.5f, blue), vertex(1, 1, 0.5f, blue),
+                                          vertex(-1, 0, 0.5f, blue), vertex(1, 1, 0.5f, blue), vertex(1, 0, 0.5f, blue)}));
+    maxwell::StreamBuilder s;
+    scene.setup(s, kRgba8, 16, 32);
+    clear_color(s, {0, 0, 0, 0});
+    s.method(0, "SET_WINDOW_ORIGIN", lower_left ? 1 : 0);
+    s.method(0, "OGL_SET_CULL", 1).method(0, "OGL_SET_FRONT_FACE", 0x901); // front faces counter-clockwise
+    s.header(maxwell::HeaderKind::increasing, 0, 0x1920, 1).word(0x405);   // OGL_SET_CULL_FACE BACK (not in the generated names)
+    draw_arrays(s, 0, 12);
+    scene.run(s);
+    const auto pixels = scene.read_target(kColorTarget, 16, 32, 4);
+    size_t wrong = 0;
+    for (uint32_t y = 0; y < 32; ++y) {
+      for (uint32_t x = 0; x < 16; ++x) {
+        const bool red_row = lower_left ? y >= 16 : y < 16;
+        const std::array<uint8_t, 4> expected = red_row ? std::array<uint8_t, 4>{255, 0, 0, 255} : std::array<uint8_t, 4>{0, 0, 0, 0};
+        if (texel8(pixels, 16, x, y) != expected && wrong++ < 4) {
+          UNSCOPED_INFO("lower-left " << lower_left << ": pixel (" << x << ", " << y << ") = " << int(texel8(pixels, 16, x, y)[0]) << " "
+                                      << int(texel8(pixels, 16, x, y)[2]));
+        }
+      }
+    }
+    CHECK(wrong == 0);
+    check_no_validation_messages(context);
+  }
+}
+
+TEST_CASE("a render target sampled by a later draw shows what the GPU rendered into it", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  const auto sampling = program(pixel_header(), assemble_program({"IPA.PASS R0, a[0x80], RZ", "IPA.PASS R1, a[0x84], RZ",
+                                                                  "TEX R0, R0, RZ, 0x0, 2D, 0xf", "EXIT"}));
+  constexpr uint32_t kSamplingOffset = 0x2000;
+  scene.gpu.memory().write(kPrograms + kSamplingOffset, sampling);
+  const uint64_t second_target = kArena + 0x380000, headers = kArena + 0x510000, samplers = kArena + 0x520000;
+  // Pass 1 fills the 8x8 target at kColorTarget with (0.2, 0.4, 0.6, 1.0): UNORM8 51, 102, 153, 255 (exact:
+  // 0.2 * 255 = 51). Pass 2 samples that target as an 8x8 A8B8G8R8 texture (identity swizzle, nearest) over a
+  // quad into a second target: every pixel must read 51, 102, 153, 255, which only holds if the first pass's
+  // pixels reached guest memory (or the texture) before the second draw sampled them.
+  const uint32_t tic[8] = {0x08u | (2u << 7) | (2u << 10) | (2u << 13) | (2u << 16) | (2u << 19) | (3u << 22) | (4u << 25) | (5u << 28),
+                           low(kColorTarget) & 0xfffffe00u, high(kColorTarget) | (3u << 21), 0, 7u | (1u << 23), 7u | (1u << 31), 0, 0};
+  const uint32_t tsc[8] = {2u | (2u << 3) | (2u << 6), 1u | (1u << 4) | (1u << 6), 0, 0, 0, 0, 0, 0};
+  scene.gpu.memory().write(headers, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tic), 32));
+  scene.gpu.memory().write(samplers, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tsc), 32));
+  scene.write_floats(kVertices, concat({fullscreen(0.5f, {0.2f, 0.4f, 0.6f, 1.0f}), vertex(-1, -1, 0.5f, {0, 0, 0, 1}),
+                                        vertex(1, -1, 0.5f, {1, 0, 0, 1}), vertex(1, 1, 0.5f, {1, 1, 0, 1}), vertex(-1, 1, 0.5f, {0, 1, 0, 1})}));
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 8, 8);
+  draw_arrays(s, 0, 3);
+  s.method(0, "SET_COLOR_TARGET_A", 0, high(second_target)).method(0, "SET_COLOR_TARGET_B", 0, low(second_target));
+  s.method(0, "SET_PIPELINE_PROGRAM", 5, kSamplingOffset);
+  s.method(0, "SET_TEX_HEADER_POOL_A", high(headers)).method(0, "SET_TEX_HEADER_POOL_B", low(headers)).method(0, "SET_TEX_HEADER_POOL_C", 0);
+  s.method(0, "SET_TEX_SAMPLER_POOL_A", high(samplers)).method(0, "SET_TEX_SAMPLER_POOL_B", low(samplers)).method(0, "SET_TEX_SAMPLER_POOL_C", 0);
+  const uint32_t selector[] = {0x100, high(kConstants), low(kConstants)};
+  s.incrementing(0, "SET_CONSTANT_BUFFER_SELECTOR_A", selector);
+  s.method(0, "LOAD_CONSTANT_BUFFER_OFFSET", 0).method(0, "LOAD_CONSTANT_BUFFER", 0, 0); // handle: TIC 0, TSC 0
+  s.method(0, "BIND_GROUP_CONSTANT_BUFFER", 4, 1u | (2u << 4));
+  draw_arrays(s, 3, 4, 7);
+  scene.run(s);
+  const auto pixels = scene.read_target(second_target, 8, 8, 4);
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 8; ++x) wrong += texel8(pixels, 8, x, y) != std::array<uint8_t, 4>{51, 102, 153, 255};
+  }
+  CHECK(wrong == 0);
   check_no_validation_messages(context);
 }

@@ -169,10 +169,12 @@ FixedFunctionState decode_fixed_function(const maxwell::DrawSnapshot& draw, uint
     }
   }
   state.lower_left_origin = v(kWindowOrigin) & 1;
-  // OGL_SET_FRONT_FACE: 0x900 CW, 0x901 CCW (GL's default when never written). Facing is decided in the guest's
-  // window space; flipping Y to Vulkan's upper-left framebuffer reverses the winding.
+  // OGL_SET_FRONT_FACE: 0x900 CW, 0x901 CCW (GL's default when never written), meant as GL means it: winding in
+  // y-up window space, kept under an upper-left origin (GL reverses the area's sign there). Vulkan's facing
+  // formula carries a minus sign for its y-down framebuffer, which the lower-left case's flipped viewport
+  // cancels; with an upper-left origin nothing flips, so the winding is reversed.
   const bool counter_clockwise = v(kFrontFace) != 0x900;
-  state.front_face = u(counter_clockwise != (state.lower_left_origin != 0) ? vk::FrontFace::eCounterClockwise : vk::FrontFace::eClockwise);
+  state.front_face = u(counter_clockwise != (state.lower_left_origin == 0) ? vk::FrontFace::eCounterClockwise : vk::FrontFace::eClockwise);
   switch (v(kFrontPolygonMode)) {
   case 0x1b00: state.polygon_mode = u(vk::PolygonMode::ePoint); break;
   case 0x1b01: state.polygon_mode = u(vk::PolygonMode::eLine); break;

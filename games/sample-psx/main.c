@@ -24,6 +24,8 @@ void bios_free(void*);
 int bios_printf(const char*, ...);
 void bios_puts(const char*);
 void bios_set_default_exit_from_exception(void);
+uint32_t bios_open_event(uint32_t event_class, uint32_t spec, uint32_t mode, void (*handler)(void));
+int bios_enable_event(uint32_t event);
 int enter_critical_section(void);
 void exit_critical_section(void);
 void gte_setup(int h, int ofx, int ofy);
@@ -49,6 +51,10 @@ static void wait_vblank(void) {
   }
   I_STAT = ~1u;
 }
+
+/* Run by the BIOS at each VBLANK (an event with mode 1000h); reached only through its address. */
+static volatile int vblank_callbacks;
+static void on_vblank(void) { vblank_callbacks = vblank_callbacks + 1; }
 
 static uint32_t xy(int x, int y) { return ((uint32_t)(y & 0xFFFF) << 16) | (uint32_t)(x & 0xFFFF); }
 
@@ -121,6 +127,7 @@ int main(void) {
       GP0 = t0 | t1 << 16;
     }
 
+  bios_enable_event(bios_open_event(0xF2000003u, 2, 0x1000, on_vblank)); /* root counter 3 = VBLANK */
   DPCR |= (8u << 8) | (8u << 24); /* enable channels 2 (GPU) and 6 (OTC) */
   I_MASK = 1;
   for (int frame = 0; frame < 3; ++frame) {
@@ -183,6 +190,7 @@ int main(void) {
     wait_vblank();
     bios_printf("frame %d drawn\n", frame);
   }
+  bios_printf("vblank callbacks: %d\n", vblank_callbacks);
   bios_free(packets);
   bios_puts("done\n");
   return 7;

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "runtime/platform/psx/machine.h"
 
@@ -130,6 +131,29 @@ TEST_CASE("psx BIOS VBLANK events: TestEvent and WaitEvent reach the next frame"
   CHECK(f.call(0xB0, 0x0B, other) == 0);                                  // nothing delivered
   f.call(0xB0, 0x07, 0xF0000009u, 0x20);                                  // DeliverEvent
   CHECK(f.call(0xB0, 0x0B, other) == 1);
+}
+
+TEST_CASE("psx BIOS VBLANK events: mode 2000h marks ready, mode 1000h runs the handler with state restored", "[psx]") {
+  Fixture f;
+  const uint32_t ready = f.call(0xB0, 0x08, 0xF2000003u, 2, 0x2000, 0);
+  const uint32_t callback = f.call(0xB0, 0x08, 0xF2000003u, 2, 0x1000, 0x80012340u);
+  f.call(0xB0, 0x0C, ready);
+  f.call(0xB0, 0x0C, callback);
+  std::vector<uint32_t> ran;
+  f.m.run_callback = [&](Machine& m) {
+    ran.push_back(m.cpu.pc);
+    CHECK(m.cpu.gpr[ra] == kiln::psx::callback_return_address);
+    CHECK(m.cpu.gpr[sp] == 0x801FFF00u - 0x100);
+    m.cpu.gpr[16] = 0xBAD;                           // the handler clobbers a register ...
+    m.cpu.pc = kiln::psx::callback_return_address;
+  };
+  f.m.cpu.gpr[16] = 0x5555;
+  f.m.vblank();
+  CHECK(ran == std::vector<uint32_t>{0x80012340u});
+  CHECK(f.m.cpu.gpr[16] == 0x5555);                  // ... which the BIOS restores
+  CHECK(f.m.cpu.pc == 0x80010108u);
+  CHECK(f.call(0xB0, 0x0B, ready) == 1);             // already ready: no new frame
+  CHECK(f.m.frames() == 1);
 }
 
 TEST_CASE("psx SYSCALL EnterCriticalSection and ExitCriticalSection", "[psx]") {

@@ -48,6 +48,7 @@ TEST_CASE("psx sample prints through the BIOS what main.c asks for", "[psx]") {
       "frame 0 drawn\n"
       "frame 1 drawn\n"
       "frame 2 drawn\n"
+      "vblank callbacks: 3\n" // the VBLANK event's handler ran once per frame
       "done\n";
   CHECK(text(out / "recompiled-run/stdout.txt") == expected);
   CHECK(text(out / "interpreted-run/stdout.txt") == expected);

@@ -25,14 +25,14 @@
 
 namespace {
 
-/// The reference the recompiled program is compared with: the same semantics one instruction at a time
-/// (runtime/core/r3000_step.h), decoded from RAM through kiln's encoding table.
 uint64_t interpreted_instructions = 0;
 
-void interpret(kiln::psx::Machine& m) {
+/// The reference the recompiled program is compared with: the same semantics one instruction at a time
+/// (runtime/core/r3000_step.h), decoded from RAM through kiln's encoding table, until PC reaches `stop`.
+void interpret_until(kiln::psx::Machine& m, uint32_t stop) {
   kiln::psx::Bus bus{m};
   std::unordered_map<uint32_t, kiln::r3000::Opcode> decoded;
-  for (;;) {
+  while (m.cpu.pc != stop) {
     if (m.enter_hle(m.cpu.pc)) continue;
     const uint32_t pc = m.cpu.pc;
     if (pc & 3) throw kiln::Error(fmt::format("psx: instruction fetch from the unaligned address {:#010x}", pc));
@@ -48,6 +48,11 @@ void interpret(kiln::psx::Machine& m) {
     ++interpreted_instructions;
     if (m.cpu.exception_taken) m.handle_exception(pc);
   }
+}
+
+void interpret(kiln::psx::Machine& m) {
+  m.run_callback = [](kiln::psx::Machine& machine) { interpret_until(machine, kiln::psx::callback_return_address); };
+  interpret_until(m, 0xFFFFFFFFu); // an unaligned address: runs until the program stops
 }
 
 kiln::psx::ProgramImage image_of(const kiln::psx::PsxExe& exe) {

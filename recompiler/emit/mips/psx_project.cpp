@@ -40,6 +40,8 @@ target_include_directories(kiln_psx_runtime PUBLIC ${{KILN_SOURCE_DIR}})
 target_compile_options(kiln_psx_runtime PRIVATE -O2)
 target_link_libraries(kiln_psx_runtime PUBLIC fmt::fmt PNG::PNG PkgConfig::xxhash)
 add_executable(program main.cpp function_table.cpp guest_image.S ${{generated_sources}})
+# guest_image.S includes text.bin with .incbin, which the assembler's dependency scan does not see.
+set_source_files_properties(guest_image.S PROPERTIES OBJECT_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/text.bin)
 target_include_directories(program PRIVATE ${{CMAKE_CURRENT_SOURCE_DIR}})
 # Generated code: a label is emitted after every call and at every branch target, some stay unused.
 target_compile_options(program PRIVATE -O2 -fno-strict-aliasing -fwrapv -w)

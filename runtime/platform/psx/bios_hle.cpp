@@ -213,8 +213,10 @@ bool Bios::call_b(Machine& m, uint32_t n) {
     case 0x0A: case 0x0B: { // WaitEvent / TestEvent
       Event* e = event(x);
       if (!e) { result(m, 0); return true; }
-      if (is_vblank_class(e->class_) && !e->ready) {
+      if (is_vblank_class(e->class_) && !e->ready && !m.in_callback()) {
+        const uint32_t index = x - event_handle_base;
         m.vblank(); // the infinitely fast CPU has reached the next VBLANK
+        e = &events_[index];
         e->ready = true;
       }
       if (n == 0x0A && !e->ready)
@@ -246,6 +248,16 @@ bool Bios::call_c(Machine& m, uint32_t n) {
       return true;
     case 0x00: case 0x01: case 0x07: case 0x08: case 0x0A: case 0x12: case 0x1C: return true; // kernel setup
     default: return false;
+  }
+}
+
+void Bios::deliver_vblank(Machine& m) {
+  constexpr uint32_t mode_callback = 0x1000, mode_ready = 0x2000;
+  for (size_t i = 0; i < events_.size(); ++i) { // by index: a handler may open events
+    const Event e = events_[i];
+    if (!e.open || !e.enabled || !is_vblank_class(e.class_)) continue;
+    if (e.mode == mode_ready) events_[i].ready = true;
+    if (e.mode == mode_callback && e.handler) m.call_callback(e.handler);
   }
 }
 

@@ -18,6 +18,9 @@ public:
   /// Runs function `number` of table 'A', 'B' or 'C'; the result goes to $v0. Throws ProgramStop for exit().
   void call(Machine& m, char table, uint32_t number);
 
+  /// A VBLANK happened: enabled VBLANK-class events become ready (mode 2000h) or have their handler run (1000h).
+  void deliver_vblank(Machine& m);
+
   /// printf as the BIOS formats it (%d %i %u %x %X %o %c %s %p %%, flags -0+ space #, width, precision, l/h),
   /// reading the format and strings from guest memory and arguments through `argument(i)`.
   static std::string format(Machine& m, uint32_t format_address, const std::function<uint32_t(unsigned)>& argument);

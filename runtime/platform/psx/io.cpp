@@ -73,7 +73,7 @@ uint32_t IoRegisters::read_register(Machine& m, uint32_t offset) {
   switch (offset) {
     case reg_i_stat:
       // The program looks for an interrupt: the infinitely fast CPU has reached the next VBLANK.
-      if (!(i_stat & irq::vblank)) m.vblank();
+      if (!(i_stat & irq::vblank) && !m.in_callback()) m.vblank();
       return i_stat;
     case reg_i_mask: return i_mask;
     case joy_data: {

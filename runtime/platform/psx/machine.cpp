@@ -77,9 +77,25 @@ void Machine::handle_exception(uint32_t pc) {
                           cpu.cop0[r3000::cop0::bad_vaddr]));
 }
 
+void Machine::call_callback(uint32_t address) {
+  if (!run_callback) throw Error(fmt::format("psx: no way to run the guest callback at {:#010x}", address));
+  const r3000::Cpu saved = cpu;
+  ++callback_depth_;
+  cpu.delay = cpu.branch = r3000::PendingBranch{};
+  cpu.load = cpu.next_load = r3000::PendingLoad{};
+  cpu.gpr[29] = (saved.gpr[29] - 0x100) & ~7u; // below whatever the interrupted code keeps at its $sp
+  cpu.gpr[ra] = callback_return_address;
+  cpu.pc = address;
+  trace(fmt::format("callback {:08x}", address));
+  run_callback(*this);
+  --callback_depth_;
+  cpu = saved;
+}
+
 void Machine::vblank() {
   io.raise(irq::vblank);
   ++frames_;
+  bios.deliver_vblank(*this);
   if (options_.on_frame) options_.on_frame(frames_, *this);
   if (options_.frame_limit && frames_ >= options_.frame_limit)
     throw ProgramStop{fmt::format("frame limit ({}) reached", options_.frame_limit), 0};

@@ -40,6 +40,8 @@ struct ProgramImage {
 
 /// Returning from the entry point lands here (ra at start): a KSEG1 BIOS address no BIOS code uses.
 constexpr uint32_t exit_address = 0xBFC0FF00u;
+/// A callback the BIOS runs (an event handler) returns here ($ra while it runs).
+constexpr uint32_t callback_return_address = 0xBFC0FF10u;
 /// The default stack the BIOS gives an EXE that names none (psx-spx: 801FFF00h).
 constexpr uint32_t default_stack = 0x801FFF00u;
 
@@ -112,8 +114,18 @@ public:
   /// CriticalSection) and PC returns after it; anything else stops with a kiln::Error naming PC and the cause.
   void handle_exception(uint32_t pc);
 
+  // ---- callbacks ----
+  /// Runs guest code at `address` as the BIOS runs an event handler: all CPU state saved, $ra =
+  /// callback_return_address, $sp below the interrupted code's frame, and everything restored afterwards.
+  void call_callback(uint32_t address);
+  /// Set by whoever executes guest code (recompiled functions or the interpreter): run from cpu.pc until
+  /// cpu.pc == callback_return_address.
+  std::function<void(Machine&)> run_callback;
+  bool in_callback() const { return callback_depth_ > 0; }
+
   // ---- time ----
-  /// A frame ends: VBLANK is raised, the frame is reported, and the frame limit may stop the program.
+  /// A frame ends: VBLANK is raised, VBLANK events are delivered (handlers run), the frame is reported, and the
+  /// frame limit may stop the program.
   void vblank();
   unsigned frames() const { return frames_; }
 
@@ -126,6 +138,7 @@ private:
   std::array<uint8_t, ram_size>& ram_ = *ram_storage_;
   std::array<uint8_t, scratchpad_size> scratchpad_{};
   unsigned frames_ = 0;
+  unsigned callback_depth_ = 0;
 };
 
 /// The Bus the semantics in runtime/core/r3000_ops.h run on: the PS1's R3000A variant over a Machine.

@@ -54,7 +54,14 @@ int run_recompiled(const RecompiledProgram& program, int argc, char** argv) {
   try {
     install(program);
     const RunOptions options = parse_run_options(std::vector<std::string>(argv + 1, argv + argc));
-    return run(program.image, options, [](Machine& m) { call_guest(m, m.cpu.pc); });
+    return run(program.image, options, [](Machine& m) {
+      m.run_callback = [](Machine& machine) {
+        call_guest(machine, machine.cpu.pc);
+        if (machine.cpu.pc != callback_return_address)
+          throw Error(fmt::format("psx: a callback returned to {:#010x}, not to the BIOS", machine.cpu.pc));
+      };
+      call_guest(m, m.cpu.pc);
+    });
   } catch (const Error& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "kiln: error: %s\n", e.what());

@@ -124,9 +124,14 @@ Changes parse_changes(const TableFields& root, const std::filesystem::path& base
 }
 
 TitleConfig load_title_config(const std::filesystem::path& path) {
+  if (!std::filesystem::is_regular_file(path)) throw Error(in_file(path.string()), "no such config file");
+  const std::vector<uint8_t> bytes = read_file(path);
+  return parse_title_config(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path);
+}
+
+TitleConfig parse_title_config(std::string_view text, const std::filesystem::path& path) {
   const std::string file = path.string();
-  if (!std::filesystem::is_regular_file(path)) throw Error(in_file(file), "no such config file");
-  const toml::table root_table = parse_toml_file(file);
+  const toml::table root_table = parse_toml_text(text, file);
   const TableFields root(root_table, file, "kiln.toml", {"title", "platform", "inputs", KILN_CONFIG_CHANGE_KEYS});
   TitleConfig config;
   config.file = path;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kiln::config {
@@ -96,6 +97,8 @@ struct TitleConfig {
 /// Parses a kiln.toml. Syntax errors, unknown keys, wrong types and bad values throw kiln::Error naming the
 /// file and line.
 TitleConfig load_title_config(const std::filesystem::path& file);
+/// The same for kiln.toml text that came from `file` (sources resolve against its folder).
+TitleConfig parse_title_config(std::string_view text, const std::filesystem::path& file);
 
 /// "xxh128:<hex>" of a file's bytes: the content hash kiln.toml and patch manifests record.
 std::string content_hash(const std::vector<uint8_t>& bytes);

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <vector>
+
+#include "runtime/base/file_writer.h"
 
 namespace kiln::config {
 namespace {
@@ -25,13 +28,18 @@ Error error_at(const std::string& file, int line, const std::string& message) {
   return Error(in_file(line > 0 ? fmt::format("{}:{}", file, line) : file), message);
 }
 
-toml::table parse_toml_file(const std::string& file) {
+toml::table parse_toml_text(std::string_view text, const std::string& file) {
   try {
-    return toml::parse_file(file);
+    return toml::parse(text, file);
   } catch (const toml::parse_error& e) {
     if (!e.source().begin) throw Error(in_file(file), std::string(e.description()));
     throw error_at(file, static_cast<int>(e.source().begin.line), fmt::format("TOML syntax: {}", e.description()));
   }
+}
+
+toml::table parse_toml_file(const std::string& file) {
+  const std::vector<uint8_t> bytes = read_file(file);
+  return parse_toml_text(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), file);
 }
 
 TableFields::TableFields(const toml::table& table, std::string file, std::string what, std::initializer_list<std::string_view> allowed)

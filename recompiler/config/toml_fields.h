@@ -19,6 +19,8 @@ Error error_at(const std::string& file, int line, const std::string& message);
 
 /// Parses a whole TOML file (a syntax error names file and line).
 toml::table parse_toml_file(const std::string& file);
+/// Parses TOML text that came from `file` (named in errors).
+toml::table parse_toml_text(std::string_view text, const std::string& file);
 
 class TableFields {
 public:

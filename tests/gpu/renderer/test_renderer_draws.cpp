@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cstring>
+#include <filesystem>
 
 #include "runtime/gpu/maxwell/classes.h"
 #include "runtime/gpu/textures/blocklinear/swizzle.h"
@@ -502,5 +503,71 @@ TEST_CASE("a render target sampled by a later draw shows what the GPU rendered i
     for (uint32_t x = 0; x < 8; ++x) wrong += texel8(pixels, 8, x, y) != std::array<uint8_t, 4>{51, 102, 153, 255};
   }
   CHECK(wrong == 0);
+  check_no_validation_messages(context);
+}
+
+TEST_CASE("the -w..w depth clip range maps NDC z through the viewport's z scale and offset", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  // SET_VIEWPORT_Z_CLIP NEGATIVE_W_TO_POSITIVE_W with GL's depth range: scale_z = offset_z = 0.5, so
+  // z_window = 0.5 * z_ndc + 0.5. A triangle at z_ndc = -0.5 is inside the -w..w clip volume (a 0..w clip would
+  // discard it) and stores depth 0.25 exactly.
+  scene.write_floats(kVertices, fullscreen(-0.5f, {0, 1, 0, 1}));
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 16, 8);
+  s.method(0, "SET_VIEWPORT_Z_CLIP", 0);
+  s.method(0, "SET_VIEWPORT_SCALE_Z", 0, std::bit_cast<uint32_t>(0.5f)).method(0, "SET_VIEWPORT_OFFSET_Z", 0, std::bit_cast<uint32_t>(0.5f));
+  s.method(0, "SET_ZT_A", high(kDepthTarget)).method(0, "SET_ZT_B", low(kDepthTarget));
+  s.method(0, "SET_ZT_FORMAT", 0x0a).method(0, "SET_ZT_BLOCK_SIZE", 0);
+  s.method(0, "SET_ZT_SIZE_A", 16).method(0, "SET_ZT_SIZE_B", 8).method(0, "SET_ZT_SIZE_C", 1).method(0, "SET_ZT_SELECT", 1);
+  clear_color(s, {0, 0, 0, 0});
+  s.method(0, "SET_Z_CLEAR_VALUE", std::bit_cast<uint32_t>(1.0f)).method(0, "CLEAR_SURFACE", 1);
+  s.method(0, "SET_DEPTH_TEST", 1).method(0, "SET_DEPTH_WRITE", 1).method(0, "SET_DEPTH_FUNC", 0x207); // OGL ALWAYS
+  draw_arrays(s, 0, 3);
+  scene.run(s);
+  const auto pixels = scene.read_target(kColorTarget, 16, 8, 4);
+  const auto depth = scene.read_target(kDepthTarget, 16, 8, 4);
+  size_t wrong = 0;
+  for (size_t i = 0; i < 16 * 8; ++i) {
+    float z;
+    std::memcpy(&z, &depth[4 * i], 4);
+    wrong += z != 0.25f;
+    wrong += texel8(pixels, 16, static_cast<uint32_t>(i % 16), static_cast<uint32_t>(i / 16)) != std::array<uint8_t, 4>{0, 255, 0, 255};
+  }
+  CHECK(wrong == 0);
+  check_no_validation_messages(context);
+}
+
+TEST_CASE("the pipeline cache is written to its file and read back by the next renderer", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  const auto file = std::filesystem::path(KILN_RENDERER_OUTPUT_DIR) / "pipeline_cache.bin";
+  std::filesystem::create_directories(file.parent_path());
+  std::filesystem::remove(file);
+  {
+    RendererScene scene(context);
+    scene.renderer = std::make_unique<vulkan::MaxwellRenderer>(context, scene.gpu.memory(), vulkan::MaxwellRendererOptions{.pipeline_cache_file = file});
+    scene.gpu.set_backend(scene.renderer.get());
+    scene.write_pass_through_programs();
+    scene.write_floats(kVertices, fullscreen(0.5f, {1, 1, 1, 1}));
+    maxwell::StreamBuilder s;
+    scene.setup(s, kRgba8, 8, 8);
+    draw_arrays(s, 0, 3);
+    scene.run(s);
+    CHECK(scene.renderer->statistics().pipelines_created == 1);
+  } // the renderer saves its cache when destroyed
+  REQUIRE(std::filesystem::exists(file));
+  CHECK(std::filesystem::file_size(file) > 0);
+  // A second renderer starts from the file (Vulkan checks its header) and draws the same frame.
+  RendererScene scene(context);
+  scene.renderer = std::make_unique<vulkan::MaxwellRenderer>(context, scene.gpu.memory(), vulkan::MaxwellRendererOptions{.pipeline_cache_file = file});
+  scene.gpu.set_backend(scene.renderer.get());
+  scene.write_pass_through_programs();
+  scene.write_floats(kVertices, fullscreen(0.5f, {1, 1, 1, 1}));
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 8, 8);
+  draw_arrays(s, 0, 3);
+  scene.run(s);
+  CHECK(scene.read_target(kColorTarget, 8, 8, 4)[0] == 255);
   check_no_validation_messages(context);
 }

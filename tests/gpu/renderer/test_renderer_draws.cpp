@@ -571,3 +571,82 @@ TEST_CASE("the pipeline cache is written to its file and read back by the next r
   CHECK(scene.read_target(kColorTarget, 8, 8, 4)[0] == 255);
   check_no_validation_messages(context);
 }
+
+TEST_CASE("a stencil written by one draw masks the next", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  // Draw A (left half, blue): stencil ALWAYS, ZPASS REPLACE with reference 1. Draw B (whole target, green):
+  // stencil EQUAL 1, all ops KEEP. Left half: green over blue, stencil 1; right half: the black clear, stencil 0.
+  const std::array<float, 4> blue{0, 0, 1, 1}, green{0, 1, 0, 1};
+  const std::vector<float> left = concat({vertex(-1, -1, 0.5f, blue), vertex(0, -1, 0.5f, blue), vertex(-1, 1, 0.5f, blue),
+                                          vertex(0, -1, 0.5f, blue), vertex(0, 1, 0.5f, blue), vertex(-1, 1, 0.5f, blue)});
+  scene.write_floats(kVertices, concat({left, fullscreen(0.5f, green)}));
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 16, 8);
+  s.method(0, "SET_ZT_A", high(kDepthTarget)).method(0, "SET_ZT_B", low(kDepthTarget));
+  s.method(0, "SET_ZT_FORMAT", 0x14).method(0, "SET_ZT_BLOCK_SIZE", 0); // Z24S8: depth << 8 | stencil
+  s.method(0, "SET_ZT_SIZE_A", 16).method(0, "SET_ZT_SIZE_B", 8).method(0, "SET_ZT_SIZE_C", 1).method(0, "SET_ZT_SELECT", 1);
+  clear_color(s, {0, 0, 0, 0});
+  s.method(0, "SET_STENCIL_CLEAR_VALUE", 0).method(0, "SET_Z_CLEAR_VALUE", std::bit_cast<uint32_t>(1.0f)).method(0, "CLEAR_SURFACE", 3);
+  auto stencil_reference = [&](uint32_t value) { // SET_STENCIL_FUNC_REF (0x1394) and _FUNC_MASK (0x1398) by offset
+    s.header(maxwell::HeaderKind::increasing, 0, 0x1394, 2).word(value).word(0xff);
+  };
+  s.method(0, "SET_STENCIL_TEST", 1).method(0, "SET_STENCIL_MASK", 0xff);
+  s.method(0, "SET_STENCIL_OP_FAIL", 0x1e00).method(0, "SET_STENCIL_OP_ZFAIL", 0x1e00).method(0, "SET_STENCIL_OP_ZPASS", 0x1e01);
+  s.method(0, "SET_STENCIL_FUNC", 0x207); // ALWAYS
+  stencil_reference(1);
+  draw_arrays(s, 0, 6);
+  s.method(0, "SET_STENCIL_OP_ZPASS", 0x1e00).method(0, "SET_STENCIL_FUNC", 0x202); // KEEP, EQUAL
+  draw_arrays(s, 6, 3);
+  scene.run(s);
+  const auto pixels = scene.read_target(kColorTarget, 16, 8, 4);
+  const auto depth_stencil = scene.read_target(kDepthTarget, 16, 8, 4);
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 16; ++x) {
+      const bool left_half = x < 8;
+      wrong += texel8(pixels, 16, x, y) != (left_half ? std::array<uint8_t, 4>{0, 255, 0, 255} : std::array<uint8_t, 4>{0, 0, 0, 0});
+      wrong += depth_stencil[(y * 16 + x) * 4] != (left_half ? 1 : 0); // the stencil byte is the low byte of the word
+    }
+  }
+  CHECK(wrong == 0);
+  check_no_validation_messages(context);
+}
+
+TEST_CASE("SET_CT_SELECT routes fragment outputs to the named colour target slots", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  // Fragment outputs: colour target 0 = the interpolated colour (R0-R3), colour target 1 = (0, 0, 1, 1) from
+  // MOV32I (R4-R7). SET_CT_SELECT count 2, output 0 -> slot 1, output 1 -> slot 0: the memory of slot 1 must
+  // hold the vertex colour (1, 0.25, 0, 1) -> (255, 64, 0, 255) and slot 0 blue.
+  std::vector<uint8_t> header = pixel_header();
+  for (uint32_t c = 0; c < 4; ++c) header[(576 + 4 + c) / 8] |= static_cast<uint8_t>(1u << ((576 + 4 + c) % 8)); // target 1 RGBA
+  const auto fragment = program(header, assemble_program({"IPA.PASS R0, a[0x80], RZ", "IPA.PASS R1, a[0x84], RZ", "IPA.PASS R2, a[0x88], RZ",
+                                                          "IPA.PASS R3, a[0x8c], RZ", "MOV32I R4, 0x0", "MOV32I R5, 0x0", "MOV32I R6, 0x3f800000",
+                                                          "MOV32I R7, 0x3f800000", "EXIT"}));
+  scene.gpu.memory().write(kPrograms + kFragmentProgramOffset, fragment);
+  scene.write_floats(kVertices, fullscreen(0.5f, {1.0f, 0.25f, 0.0f, 1.0f}));
+  const uint64_t slot1 = kArena + 0x380000;
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 8, 8);
+  s.method(0, "SET_COLOR_TARGET_A", 1, high(slot1)).method(0, "SET_COLOR_TARGET_B", 1, low(slot1));
+  s.method(0, "SET_COLOR_TARGET_WIDTH", 1, 8).method(0, "SET_COLOR_TARGET_HEIGHT", 1, 8);
+  s.method(0, "SET_COLOR_TARGET_FORMAT", 1, kRgba8).method(0, "SET_COLOR_TARGET_MEMORY", 1, 0);
+  s.method(0, "SET_CT_WRITE", 1, 0x1111);
+  s.method(0, "SET_CT_SELECT", 2u | (1u << 4) | (0u << 7)); // TARGET_COUNT 2, TARGET0 = slot 1, TARGET1 = slot 0
+  draw_arrays(s, 0, 3);
+  scene.run(s);
+  const auto first = scene.read_target(slot1, 8, 8, 4);
+  const auto second = scene.read_target(kColorTarget, 8, 8, 4);
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 8; ++x) {
+      wrong += texel8(first, 8, x, y) != std::array<uint8_t, 4>{255, 64, 0, 255};
+      wrong += texel8(second, 8, x, y) != std::array<uint8_t, 4>{0, 0, 255, 255};
+    }
+  }
+  CHECK(wrong == 0);
+  check_no_validation_messages(context);
+}

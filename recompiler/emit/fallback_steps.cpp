@@ -70,7 +70,9 @@ public:
   void call_indirect(const std::string& target, uint64_t return_address) override {
     line(fmt::format("{{ const uint64_t target_ = {}; spill(); kiln::rt::call_guest(c, target_); reload(); c->pc = {:#x}ull; }}", target, return_address));
   }
-  void return_to(const std::string&) override { line("spill(); return kiln::rt::StepResult::returned;"); }
+  void return_to(const std::string& target) override {
+    line(fmt::format("{{ const uint64_t target_ = {}; spill(); c->pc = target_; return kiln::rt::StepResult::returned; }}", target));
+  }
   void supervisor_call() override { line(fmt::format("spill(); kiln::rt::supervisor_call(c, {:#x}ull); reload();", current_->address)); }
   void untranslated(const std::string& reason) override {
     line(fmt::format("spill(); kiln::rt::trap_untranslated(c, {:#x}ull, {:#x}u, \"the fallback interpreter\", \"{}: {}\");", current_->address,

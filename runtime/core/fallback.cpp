@@ -47,9 +47,15 @@ bool run_fallback(Cpu* cpu, uint64_t address) {
   const FallbackStep* step = find_step(address);
   if (!step) return false;
   report_entry(address);
+  // Where the code entered here returns to, as compiled functions keep it (c->link): a RET anywhere else is a
+  // non-local return (longjmp, the unwinder) that the frames further up take over.
+  const uint64_t link = cpu->x[30];
   cpu->pc = address;
   for (;;) {
-    if (step->step(cpu) == StepResult::returned) return true;
+    if (step->step(cpu) == StepResult::returned) {
+      if (cpu->pc != link) cpu->unwind_target = cpu->pc;
+      return true;
+    }
     // Straight-line code: the next step is the next table entry.
     if (step + 1 < steps_end && step[1].address == cpu->pc) ++step;
     else if (const FallbackStep* found = find_step(cpu->pc)) step = found;

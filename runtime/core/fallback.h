@@ -14,7 +14,7 @@ namespace kiln::rt {
 
 enum class StepResult : uint8_t {
   next,     ///< c->pc holds the next guest address
-  returned, ///< the guest function returned (RET): back to whoever called into the fallback
+  returned, ///< RET (c->pc holds its target): back to whoever called into the fallback
 };
 using StepFunction = StepResult (*)(Cpu*);
 

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <unordered_map>
 
@@ -101,6 +103,65 @@ void setup_psx_commands(CLI::App& root) {
     kiln::log::verbose("psx: interpreted {} instructions", interpreted_instructions);
     std::fflush(stdout);
     if (code != 0) std::exit(code);
+  });
+
+  auto* compare = psx.add_subcommand(
+      "compare", "run a recompiled program and the interpreter on the same EXE and report the first divergence");
+  static std::string compare_exe, compare_program, compare_dir = "kiln-psx-compare";
+  static unsigned compare_frames = 0;
+  compare->add_option("EXE", compare_exe, "PS-X EXE")->required();
+  compare->add_option("PROGRAM", compare_program, "the recompiled program built from it (OUT/build/program)")->required();
+  compare->add_option("--frames", compare_frames, "stop both after N frames");
+  compare->add_option("--dir", compare_dir, "folder for both runs' traces, states and output")->capture_default_str();
+  compare->callback([] {
+    namespace fs = std::filesystem;
+    const fs::path dir = compare_dir;
+    fs::create_directories(dir / "recompiled");
+    fs::create_directories(dir / "interpreted");
+    auto options_for = [&](const fs::path& d) {
+      kiln::psx::RunOptions o;
+      o.frames = compare_frames;
+      o.trace_out = (d / "trace.txt").string();
+      o.state_out = (d / "state.txt").string();
+      o.vram_out = (d / "vram.bin").string();
+      return o;
+    };
+    const kiln::psx::RunOptions reference = options_for(dir / "interpreted");
+    const std::string command =
+        fmt::format("'{}' --frames {} --trace '{}' --state '{}' --vram '{}' > '{}' 2> '{}'", compare_program, compare_frames,
+                    (dir / "recompiled/trace.txt").string(), (dir / "recompiled/state.txt").string(),
+                    (dir / "recompiled/vram.bin").string(), (dir / "recompiled/output.txt").string(),
+                    (dir / "recompiled/errors.txt").string());
+    if (std::system(command.c_str()) == -1) throw kiln::Error(kiln::in_file(compare_program), "cannot run the recompiled program");
+    {
+      std::ofstream printed(dir / "interpreted/output.txt", std::ios::binary);
+      kiln::psx::RunOptions o = reference;
+      o.tty = [&](std::string_view text) { printed << text; };
+      try {
+        kiln::psx::run(image_of(kiln::psx::load_psx_exe(compare_exe)), o, interpret);
+      } catch (const kiln::Error& e) {
+        printed << "kiln: error: " << e.what() << "\n";
+      }
+    }
+    for (const char* file : {"output.txt", "trace.txt", "state.txt"}) {
+      const auto a = kiln::read_file(dir / "interpreted" / file), b = kiln::read_file(dir / "recompiled" / file);
+      const std::string x(a.begin(), a.end()), y(b.begin(), b.end());
+      size_t line = 1, start = 0;
+      for (;; ++line) {
+        const size_t ex = x.find('\n', start), ey = y.find('\n', start);
+        const std::string lx = x.substr(start, ex == std::string::npos ? std::string::npos : ex - start);
+        const std::string ly = y.substr(start, ey == std::string::npos ? std::string::npos : ey - start);
+        if (lx != ly || ex != ey) {
+          fmt::print(stderr, "kiln: {} differs at line {}:\n  interpreted: {}\n  recompiled:  {}\n", file, line, lx, ly);
+          throw kiln::Error(fmt::format("the recompiled program diverges from the interpreter ({} line {})", file, line));
+        }
+        if (ex == std::string::npos) break;
+        start = ex + 1;
+      }
+    }
+    if (kiln::read_file(dir / "interpreted/vram.bin") != kiln::read_file(dir / "recompiled/vram.bin"))
+      throw kiln::Error("the recompiled program's VRAM differs from the interpreter's");
+    kiln::log::info("identical: BIOS-call trace, frames, final state and VRAM (outputs in {})", dir.string());
   });
 
   auto* make = psx.add_subcommand("make-exe", "wrap a flat binary (objcopy -O binary) into a PS-X EXE");

@@ -62,6 +62,7 @@ int run(const ProgramImage& image, const RunOptions& options, const std::functio
   }
   Machine::Options machine_options;
   machine_options.frame_limit = options.frames;
+  machine_options.tty = options.tty;
   machine_options.on_frame = [&](unsigned frame, Machine& m) {
     if (trace.is_open()) trace << fmt::format("frame {} ram={:016x} vram={:016x}\n", frame, ram_hash(m), vram_hash(m));
     if (!options.frame_prefix.empty())

@@ -15,6 +15,7 @@ struct RunOptions {
   std::string vram_out;      ///< --vram FILE: VRAM at the end (1 MiB, 16-bit little endian)
   std::string trace_out;     ///< --trace FILE: one line per BIOS call, one per frame (with RAM/VRAM hashes)
   std::string state_out;     ///< --state FILE: registers, HI/LO, PC and RAM/VRAM hashes at the end
+  std::function<void(std::string_view)> tty; ///< where printed text goes (default: stdout)
 };
 
 /// Parses the options above; throws kiln::Error naming an unknown or malformed one.

@@ -186,6 +186,7 @@ Context::Context(const ContextOptions& options) : validation_log_(std::make_uniq
   // VK_EXT_depth_clip_control: Maxwell's -w..w depth clip range (SET_VIEWPORT_Z_CLIP), enabled where offered.
   std::vector<const char*> device_extensions;
   vk::PhysicalDeviceDepthClipControlFeaturesEXT depth_clip_control;
+  vk::PhysicalDeviceProvokingVertexFeaturesEXT provoking_vertex;
   for (const vk::ExtensionProperties& extension : physical_device_.enumerateDeviceExtensionProperties()) {
     if (std::string_view(extension.extensionName) == VK_EXT_DEPTH_CLIP_CONTROL_EXTENSION_NAME &&
         physical_device_.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceDepthClipControlFeaturesEXT>()
@@ -195,6 +196,16 @@ Context::Context(const ContextOptions& options) : validation_log_(std::make_uniq
       depth_clip_control.depthClipControl = VK_TRUE;
       depth_clip_control.pNext = const_cast<void*>(device_info.pNext);
       device_info.pNext = &depth_clip_control;
+    }
+    // VK_EXT_provoking_vertex: flat outputs from the last vertex, NVN's default (SET_PROVOKING_VERTEX).
+    if (std::string_view(extension.extensionName) == VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME &&
+        physical_device_.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceProvokingVertexFeaturesEXT>()
+            .get<vk::PhysicalDeviceProvokingVertexFeaturesEXT>()
+            .provokingVertexLast) {
+      device_extensions.push_back(VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME);
+      provoking_vertex.provokingVertexLast = VK_TRUE;
+      provoking_vertex.pNext = const_cast<void*>(device_info.pNext);
+      device_info.pNext = &provoking_vertex;
     }
   }
   device_info.setPEnabledExtensionNames(device_extensions);

@@ -650,3 +650,35 @@ TEST_CASE("SET_CT_SELECT routes fragment outputs to the named colour target slot
   CHECK(wrong == 0);
   check_no_validation_messages(context);
 }
+
+TEST_CASE("flat inputs come from the vertex SET_PROVOKING_VERTEX names", "[gpu][renderer]") {
+  // A pixel program whose generic 0 is constant-interpolated (PixelImap 1 in the SPH): each pixel reads one
+  // vertex's colour. Vertices red, green, blue: FIRST gives red everywhere, LAST (NVN's default) blue.
+  for (const bool last : {false, true}) {
+    vulkan::Context context({.validation = true, .synchronization_validation = true});
+    RendererScene scene(context);
+    scene.write_pass_through_programs();
+    std::vector<uint8_t> header = pixel_header();
+    for (uint32_t c = 0; c < 4; ++c) {
+      header[(192 + 2 * c) / 8] |= static_cast<uint8_t>(1u << ((192 + 2 * c) % 8));      // low bit: 1
+      header[(192 + 2 * c + 1) / 8] &= static_cast<uint8_t>(~(1u << ((192 + 2 * c + 1) % 8))); // high bit: 0
+    }
+    const auto fragment = program(header, assemble_program({"IPA.CONSTANT R0, a[0x80], RZ", "IPA.CONSTANT R1, a[0x84], RZ",
+                                                            "IPA.CONSTANT R2, a[0x88], RZ", "IPA.CONSTANT R3, a[0x8c], RZ", "EXIT"}));
+    scene.gpu.memory().write(kPrograms + kFragmentProgramOffset, fragment);
+    scene.write_floats(kVertices, concat({vertex(-1, -1, 0.5f, {1, 0, 0, 1}), vertex(3, -1, 0.5f, {0, 1, 0, 1}), vertex(-1, 3, 0.5f, {0, 0, 1, 1})}));
+    maxwell::StreamBuilder s;
+    scene.setup(s, kRgba8, 8, 8);
+    s.method(0, "SET_PROVOKING_VERTEX", last ? 1 : 0);
+    draw_arrays(s, 0, 3);
+    scene.run(s);
+    const auto pixels = scene.read_target(kColorTarget, 8, 8, 4);
+    const std::array<uint8_t, 4> expected = last ? std::array<uint8_t, 4>{0, 0, 255, 255} : std::array<uint8_t, 4>{255, 0, 0, 255};
+    size_t wrong = 0;
+    for (uint32_t y = 0; y < 8; ++y) {
+      for (uint32_t x = 0; x < 8; ++x) wrong += texel8(pixels, 8, x, y) != expected;
+    }
+    CHECK(wrong == 0);
+    check_no_validation_messages(context);
+  }
+}

@@ -25,7 +25,7 @@ constexpr uint32_t kViewportZClip = 0x0d7c, kFrontPolygonMode = 0x0dac, kPolyOff
                    kBackStencilOpFail = 0x1598, kBackStencilOpZFail = 0x159c, kBackStencilOpZPass = 0x15a0,
                    kBackStencilFunc = 0x15a4, kDepthBias = 0x15bc, kPrimitiveRestart = 0x1644,
                    kDepthBiasClamp = 0x187c, kCull = 0x1918, kFrontFace = 0x191c, kCullFace = 0x1920,
-                   kCtWrite = 0x1a00, kBlendPerTarget = 0x1e00;
+                   kCtWrite = 0x1a00, kBlendPerTarget = 0x1e00, kProvokingVertex = 0x1684;
 
 [[noreturn]] void bad(uint32_t method, uint32_t value, const char* what) {
   throw Error(fmt::format("3D method {:#06x} = {:#x} is not a known {}", method, value, what));
@@ -188,6 +188,7 @@ FixedFunctionState decode_fixed_function(const maxwell::DrawSnapshot& draw, uint
   }
   state.negative_one_to_one = (v(kViewportZClip) & 1) == 0; // RANGE_NEGATIVE_W_TO_POSITIVE_W
   state.primitive_restart = v(kPrimitiveRestart) & 1;
+  state.provoking_last = v(kProvokingVertex) & 1;
   return state;
 }
 

@@ -36,6 +36,7 @@ struct FixedFunctionState {
   uint32_t negative_one_to_one = 0; ///< SET_VIEWPORT_Z_CLIP -w..w
   uint32_t primitive_restart = 0;
   uint32_t lower_left_origin = 0;   ///< SET_WINDOW_ORIGIN: y flipped against the target height
+  uint32_t provoking_last = 0;      ///< SET_PROVOKING_VERTEX LAST: flat outputs from the last vertex
 };
 
 /// Decodes the snapshot's fixed-function registers for `attachment_count` colour attachments. Unknown

@@ -56,7 +56,14 @@ PipelineCache::PipelineCache(const Context& context, std::filesystem::path file)
   // A cache from another driver or device is ignored by Vulkan itself (header check), so any file is safe here.
   cache_ = context.device().createPipelineCacheUnique({{}, initial.size(), initial.data()});
   for (const vk::ExtensionProperties& extension : context.physical_device().enumerateDeviceExtensionProperties()) {
+    // The context enables these two wherever the device offers them.
     if (std::string_view(extension.extensionName) == VK_EXT_DEPTH_CLIP_CONTROL_EXTENSION_NAME) depth_clip_control = true;
+    if (std::string_view(extension.extensionName) == VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME) {
+      provoking_vertex = context.physical_device()
+                             .getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceProvokingVertexFeaturesEXT>()
+                             .get<vk::PhysicalDeviceProvokingVertexFeaturesEXT>()
+                             .provokingVertexLast;
+    }
   }
 }
 
@@ -119,9 +126,11 @@ vk::Pipeline PipelineCache::pipeline(const PipelineDescription& d) {
   vk::PipelineViewportStateCreateInfo viewport({}, 1, nullptr, 1, nullptr);
   const vk::PipelineViewportDepthClipControlCreateInfoEXT clip_control(VK_TRUE);
   if (f.negative_one_to_one && depth_clip_control) viewport.pNext = &clip_control;
-  const vk::PipelineRasterizationStateCreateInfo raster(
+  vk::PipelineRasterizationStateCreateInfo raster(
       {}, VK_FALSE, VK_FALSE, static_cast<vk::PolygonMode>(f.polygon_mode), static_cast<vk::CullModeFlags>(f.cull_mode),
       static_cast<vk::FrontFace>(f.front_face), f.depth_bias_enable, f.depth_bias_constant, f.depth_bias_clamp, f.depth_bias_slope, 1.0f);
+  const vk::PipelineRasterizationProvokingVertexStateCreateInfoEXT last_vertex(vk::ProvokingVertexModeEXT::eLastVertex);
+  if (f.provoking_last && provoking_vertex) raster.pNext = &last_vertex;
   const vk::PipelineMultisampleStateCreateInfo multisample({}, vk::SampleCountFlagBits::e1);
   auto stencil_side = [](const FixedFunctionState::Stencil& s) {
     return vk::StencilOpState(static_cast<vk::StencilOp>(s.fail), static_cast<vk::StencilOp>(s.pass), static_cast<vk::StencilOp>(s.depth_fail),

@@ -57,6 +57,7 @@ public:
 
   uint64_t shaders_translated = 0, shader_hits = 0, pipelines_created = 0, pipeline_hits = 0;
   bool depth_clip_control = false; ///< VK_EXT_depth_clip_control enabled on the device
+  bool provoking_vertex = false;   ///< VK_EXT_provoking_vertex enabled on the device
 
 private:
   const Context& context_;

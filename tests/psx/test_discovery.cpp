@@ -30,8 +30,10 @@ std::vector<uint8_t> program() {
       {0x14, assemble(Opcode::addiu, {.rs = a1, .rt = a1, .imm = 0x0210})}, // string pointer: 80010210h
       {0x18, assemble(Opcode::jal, {.imm = jump_index(base + 0xB0)})},
       {0x1C, 0},
-      {0x20, assemble(Opcode::jr, {.rs = ra})},
+      {0x20, assemble(Opcode::jal, {.imm = jump_index(base + 0xC0)})},
       {0x24, 0},
+      {0x28, assemble(Opcode::jr, {.rs = ra})},
+      {0x2C, 0},
       // 80010040h: switch (a0) with 3 cases, as GCC lays it out
       {0x40, assemble(Opcode::sltiu, {.rs = a0, .rt = t0, .imm = 3})},
       {0x44, assemble(Opcode::beq, {.rs = t0, .rt = zero, .imm = branch_offset(base + 0x44, base + 0x80)})},
@@ -51,6 +53,10 @@ std::vector<uint8_t> program() {
       {0xA0, assemble(Opcode::jr, {.rs = ra})}, {0xA4, 0},
       // 800100B0h: an undecodable word (primary opcode 3Fh does not exist on the R3000A)
       {0xB0, 0xFC000000u}, {0xB4, assemble(Opcode::jr, {.rs = ra})}, {0xB8, 0},
+      // 800100C0h: a BIOS call stub, printf = A(3Fh)
+      {0xC0, assemble(Opcode::addiu, {.rs = zero, .rt = t2, .imm = 0xA0})},
+      {0xC4, assemble(Opcode::jr, {.rs = t2})},
+      {0xC8, assemble(Opcode::addiu, {.rs = zero, .rt = t1, .imm = 0x3F})},
       // data: the jump table, then a string
       {0x200, base + 0x68}, {0x204, base + 0x70}, {0x208, base + 0x78},
       {0x210, 0x6D617266u /* "fram" */}, {0x214, 0x00000065u /* "e" */},
@@ -67,12 +73,13 @@ TEST_CASE("mips discovery finds calls, code pointers and jump tables, not string
   const ProgramImage image(program(), base, base, decoder, "hand.exe");
   std::vector<uint32_t> starts;
   for (const Function& f : image.functions()) starts.push_back(f.start);
-  CHECK(starts == std::vector<uint32_t>{base, base + 0x40, base + 0xA0, base + 0xB0});
+  CHECK(starts == std::vector<uint32_t>{base, base + 0x40, base + 0xA0, base + 0xB0, base + 0xC0});
   REQUIRE(image.jump_tables().count(base + 0x60) == 1);
   const JumpTable& table = image.jump_tables().at(base + 0x60);
   CHECK(table.table_address == base + 0x200);
   CHECK(table.targets == std::vector<uint32_t>{base + 0x68, base + 0x70, base + 0x78});
   CHECK(image.unresolved_jumps().empty());
+  CHECK(image.constant_jumps() == std::map<uint32_t, uint32_t>{{base + 0xC4, 0xA0}});
 }
 
 TEST_CASE("mips emitter runs the delay slot between a branch and its transfer", "[psx]") {
@@ -96,6 +103,12 @@ TEST_CASE("mips emitter runs the delay slot between a branch and its transfer", 
   CHECK(out.find("0x8001005cu); kiln::r3000::retire_load(c);") != std::string::npos);
   CHECK(out.find("0x80010048u); kiln::r3000::retire_load(c);") == std::string::npos);
   CHECK(out.find("0x80010048u);") != std::string::npos);
+  // The stub's JR is a tail call to the BIOS entry, after its delay slot set $t1.
+  const size_t stub_slot = out.find("kiln::r3000::addiu(c, bus, 0x2409003fu, 0x800100c8u)");
+  const size_t stub_jump = out.find("{ c.pc = 0x000000a0u; kiln::psx::call_guest(m, 0x000000a0u); return; }");
+  REQUIRE(stub_slot != std::string::npos);
+  REQUIRE(stub_jump != std::string::npos);
+  CHECK(stub_slot < stub_jump);
   // The jump table became a switch with gotos to the cases.
   CHECK(out.find("switch (b_.target)") != std::string::npos);
   CHECK(out.find("case 0x80010070u: goto L_80010070;") != std::string::npos);

@@ -218,9 +218,9 @@ void recompile_psx_command(const std::string& input, const std::string& output, 
   options.output = output;
   options.source_root = kiln::recompiler::source_root();
   const kiln::mips::PsxRecompileReport r = kiln::mips::recompile_psx(options);
-  fmt::print("recompiled {}: {} functions, {} instructions, {} jump tables, {} unresolved indirect jumps, {} untranslated "
-             "instructions; {} files written, {} unchanged; {:.2f} s\n",
-             input, r.functions, r.instructions, r.jump_tables, r.unresolved_jumps.size(), r.untranslated.size(), r.files_written,
+  fmt::print("recompiled {}: {} functions, {} instructions, {} jump tables, {} jumps to constant addresses, {} unresolved "
+             "indirect jumps, {} untranslated instructions; {} files written, {} unchanged; {:.2f} s\n",
+             input, r.functions, r.instructions, r.jump_tables, r.constant_jumps, r.unresolved_jumps.size(), r.untranslated.size(), r.files_written,
              r.files_unchanged, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   const size_t shown = list_untranslated ? r.untranslated.size() : std::min<size_t>(r.untranslated.size(), 10);
   for (size_t i = 0; i < shown; ++i)

@@ -139,10 +139,28 @@ void ProgramImage::add_code_pointers() {
   starts_.insert(found.begin(), found.end());
 }
 
+std::optional<uint32_t> ProgramImage::constant_register(uint32_t at, unsigned reg, const Function& f) const {
+  // The BIOS call stub's shape: `li reg, imm` (ADDIU or ORI from $zero) right before `jr reg`, and nothing
+  // branches to the JR itself (which could arrive with another value).
+  if (at < f.start + 4) return std::nullopt;
+  const Instruction& k = instruction(at - 4);
+  if (!k.decoded || (k.opcode != Opcode::addiu && k.opcode != Opcode::ori) || r3000::field_rs(k.word) != 0 ||
+      r3000::field_rt(k.word) != reg || reg == 0)
+    return std::nullopt;
+  if (is_delay_slot(at - 4)) return std::nullopt;
+  for (uint32_t a = f.start; a < f.end; a += 4) {
+    const Instruction& i = instruction(a);
+    if (i.decoded && (i.encoding().flow == Flow::branch || i.encoding().flow == Flow::jump) && static_target(i) == at)
+      return std::nullopt;
+  }
+  return k.opcode == Opcode::ori ? r3000::field_imm(k.word) : r3000::field_simm(k.word);
+}
+
 void ProgramImage::resolve_jump_tables() {
   jump_tables_.clear();
   table_words_.clear();
   unresolved_jumps_.clear();
+  constant_jumps_.clear();
   for (const Function& f : functions_) {
     for (uint32_t a = f.start; a < f.end; a += 4) {
       const Instruction& jr = instruction(a);
@@ -179,7 +197,8 @@ void ProgramImage::resolve_jump_tables() {
         }
       }
       if (table.targets.empty()) {
-        unresolved_jumps_.push_back(a);
+        if (auto target = constant_register(a, r3000::field_rs(jr.word), f)) constant_jumps_[a] = *target;
+        else unresolved_jumps_.push_back(a);
         continue;
       }
       for (size_t e = 0; e < table.targets.size(); ++e) table_words_.insert(table.table_address + 4 * static_cast<uint32_t>(e));

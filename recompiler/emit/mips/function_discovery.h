@@ -6,6 +6,7 @@
 // start to the next start.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -41,6 +42,8 @@ public:
   const std::vector<Function>& functions() const { return functions_; }
   const std::map<uint32_t, JumpTable>& jump_tables() const { return jump_tables_; } ///< by JR address
   const std::vector<uint32_t>& unresolved_jumps() const { return unresolved_jumps_; }
+  /// JRs whose register holds a constant set just before (`li $t2, 0xA0; jr $t2`: the BIOS call stubs), by JR address.
+  const std::map<uint32_t, uint32_t>& constant_jumps() const { return constant_jumps_; }
   const Function* function_at(uint32_t address) const;
   bool is_function_start(uint32_t address) const { return starts_.count(address) != 0; }
 
@@ -48,6 +51,7 @@ private:
   void discover();
   void add_code_pointers();
   void resolve_jump_tables();
+  std::optional<uint32_t> constant_register(uint32_t at, unsigned reg, const Function& f) const;
   bool is_delay_slot(uint32_t address) const;
   void rebuild_functions();
 
@@ -60,6 +64,7 @@ private:
   std::vector<Function> functions_;
   std::map<uint32_t, JumpTable> jump_tables_;
   std::vector<uint32_t> unresolved_jumps_;
+  std::map<uint32_t, uint32_t> constant_jumps_;
 };
 
 /// The static target of a branch or J/JAL at `address` (its delay slot is not in another taken branch's slot).

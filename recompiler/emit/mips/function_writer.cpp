@@ -204,6 +204,10 @@ private:
             out_ += inside(target) && standalone_.count(target) ? fmt::format("goto L_{:08x};\n", target) : leave_for(target) + "\n";
           }
           out_ += "      default: break;\n    }\n    ";
+        } else if (auto c = image_.constant_jumps().find(a); c != image_.constant_jumps().end()) {
+          // The register holds a known constant (a BIOS call stub): a tail call to it.
+          out_ += leave_for(c->second) + " (void)b_; }\n";
+          return 2;
         }
         out_ += "c.pc = b_.target; kiln::psx::call_guest(m, b_.target); return; }\n";
         return 2;

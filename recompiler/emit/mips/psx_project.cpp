@@ -65,6 +65,7 @@ PsxRecompileReport recompile_psx(const PsxRecompileOptions& options) {
   report.functions = image.functions().size();
   report.jump_tables = image.jump_tables().size();
   report.unresolved_jumps = image.unresolved_jumps();
+  report.constant_jumps = image.constant_jumps().size();
 
   std::string header = std::string(generated) + "#pragma once\n#include \"runtime/core/r3000_ops.h\"\n#include \"runtime/core/r3000_step.h\"\n"
                        "#include \"runtime/platform/psx/recompiled.h\"\n\n";

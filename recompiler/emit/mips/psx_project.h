@@ -17,6 +17,7 @@ struct UntranslatedWord {
 
 struct PsxRecompileReport {
   size_t functions = 0, instructions = 0, jump_tables = 0;
+  size_t constant_jumps = 0; ///< JRs through a register set to a constant just before (BIOS call stubs)
   std::vector<uint32_t> unresolved_jumps;
   std::vector<UntranslatedWord> untranslated;
   size_t files_written = 0, files_unchanged = 0;

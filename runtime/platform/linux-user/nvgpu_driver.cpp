@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -13,6 +14,8 @@
 #include "runtime/core/guest_memory.h"
 #include "runtime/gpu/maxwell/classes.h"
 #include "runtime/gpu/maxwell/stream_builder.h"
+#include "runtime/gpu/vulkan/context.h"
+#include "runtime/gpu/vulkan/renderer/maxwell_renderer.h"
 #include "runtime/platform/linux-user/nvgpu_abi.h"
 
 namespace kiln::linux_user::nvgpu {
@@ -67,6 +70,40 @@ Driver::~Driver() {
 void Driver::set_backend(maxwell::Backend* backend, std::function<void()> flush) {
   gpu_.set_backend(backend);
   flush_ = std::move(flush);
+  backend_chosen_ = true;
+}
+
+void Driver::choose_backend() {
+  if (backend_chosen_) return;
+  backend_chosen_ = true;
+  const char* backend = std::getenv("KILN_GPU_BACKEND");
+  if (backend && std::string_view(backend) == "record") return; // the Gpu's RecordingBackend
+  const char* validation = std::getenv("KILN_VULKAN_VALIDATION");
+  const bool validate = validation && std::string_view(validation) == "1";
+  try {
+    vulkan::ContextOptions options;
+    options.validation = validate;
+    options.synchronization_validation = validate;
+    context_ = std::make_unique<vulkan::Context>(options);
+    renderer_ = std::make_unique<vulkan::MaxwellRenderer>(*context_, gpu_.memory());
+  } catch (const std::exception& error) {
+    renderer_.reset();
+    context_.reset();
+    std::fprintf(stderr, "kiln: no Vulkan renderer (%s): GPU draws are recorded, not rendered\n", error.what());
+    return;
+  }
+  gpu_.set_backend(renderer_.get());
+  flush_ = [this] { flush_renderer(); };
+}
+
+void Driver::flush_renderer() {
+  renderer_->flush();
+  const auto& diagnostics = renderer_->diagnostics();
+  for (; renderer_diagnostics_printed_ < diagnostics.size(); ++renderer_diagnostics_printed_)
+    std::fprintf(stderr, "kiln: renderer: %s\n", diagnostics[renderer_diagnostics_printed_].c_str());
+  const std::vector<std::string> messages = context_->validation_log().messages();
+  for (; validation_messages_printed_ < messages.size(); ++validation_messages_printed_)
+    std::fprintf(stderr, "kiln: vulkan: %s\n", messages[validation_messages_printed_].c_str());
 }
 
 int64_t Driver::new_descriptor(File file) {
@@ -276,6 +313,7 @@ int64_t Driver::channel_ioctl(ChannelState& channel, uint64_t request, uint64_t 
       return -EINVAL;
     }
     if (channel.gpu_channel || entries == 0) return -EINVAL;
+    choose_backend();
     channel.gpu_channel = gpu_.create_channel();
     channel.syncpoint = 1 + *channel.gpu_channel; // host1x syncpoint 0 is never handed out
     if (channel.syncpoint >= maxwell::Gpu::syncpoint_count) throw Error("out of syncpoints for GPU channels");

@@ -5,6 +5,8 @@
 // Submissions run the command processor at once (work completes in order), so a fence is reached when its
 // submit returns unless a channel waits on an acquire; syncpoint waits run the processor again until the
 // threshold is reached or the guest's timeout passes, then let the backend write GPU results back to memory.
+// The backend is kiln's Vulkan renderer unless a test sets one (KILN_GPU_BACKEND=record: draws are recorded
+// only; KILN_VULKAN_VALIDATION=1 turns the validation layers on and prints their messages at each flush).
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -14,6 +16,11 @@
 #include <string_view>
 
 #include "runtime/gpu/maxwell/gpu.h"
+
+namespace kiln::vulkan {
+class Context;
+class MaxwellRenderer;
+} // namespace kiln::vulkan
 
 namespace kiln::linux_user::nvgpu {
 
@@ -31,6 +38,8 @@ public:
   maxwell::Gpu& gpu() { return gpu_; }
   /// The renderer: `flush` writes its results back into guest memory (called before a fence wait returns).
   void set_backend(maxwell::Backend* backend, std::function<void()> flush = {});
+  /// The Vulkan renderer when the driver created one (nullptr otherwise).
+  vulkan::MaxwellRenderer* renderer() { return renderer_.get(); }
 
   std::optional<int64_t> open(std::string_view path);
   bool owns(int64_t fd) const { return files_.count(fd) != 0; }
@@ -80,9 +89,17 @@ private:
   uint64_t allocate_gpu_range(uint64_t size, uint64_t align);
   int64_t new_descriptor(File file);
   void release_buffer_memory(uint32_t handle);
+  /// Creates the Vulkan renderer at the first channel unless a backend was set.
+  void choose_backend();
+  void flush_renderer();
 
   maxwell::Gpu gpu_;
   std::function<void()> flush_;
+  bool backend_chosen_ = false;
+  // Declared after gpu_: destroyed first, while the address space they use still exists.
+  std::unique_ptr<vulkan::Context> context_;
+  std::unique_ptr<vulkan::MaxwellRenderer> renderer_;
+  size_t validation_messages_printed_ = 0, renderer_diagnostics_printed_ = 0;
   std::map<int64_t, File> files_;
   std::map<uint32_t, Buffer> buffers_;
   std::map<uint64_t, GpuMapping> gpu_mappings_; ///< by GPU address

@@ -187,6 +187,7 @@ Context::Context(const ContextOptions& options) : validation_log_(std::make_uniq
   std::vector<const char*> device_extensions;
   vk::PhysicalDeviceDepthClipControlFeaturesEXT depth_clip_control;
   vk::PhysicalDeviceProvokingVertexFeaturesEXT provoking_vertex;
+  vk::PhysicalDeviceCustomBorderColorFeaturesEXT custom_border_color;
   for (const vk::ExtensionProperties& extension : physical_device_.enumerateDeviceExtensionProperties()) {
     if (std::string_view(extension.extensionName) == VK_EXT_DEPTH_CLIP_CONTROL_EXTENSION_NAME &&
         physical_device_.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceDepthClipControlFeaturesEXT>()
@@ -196,6 +197,18 @@ Context::Context(const ContextOptions& options) : validation_log_(std::make_uniq
       depth_clip_control.depthClipControl = VK_TRUE;
       depth_clip_control.pNext = const_cast<void*>(device_info.pNext);
       device_info.pNext = &depth_clip_control;
+    }
+    // VK_EXT_custom_border_color: TSC border colours (seed 002 §2, the grass map's 0.5 border).
+    if (std::string_view(extension.extensionName) == VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME) {
+      const auto offered = physical_device_.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceCustomBorderColorFeaturesEXT>()
+                               .get<vk::PhysicalDeviceCustomBorderColorFeaturesEXT>();
+      if (offered.customBorderColors && offered.customBorderColorWithoutFormat) {
+        device_extensions.push_back(VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME);
+        custom_border_color.customBorderColors = VK_TRUE;
+        custom_border_color.customBorderColorWithoutFormat = VK_TRUE;
+        custom_border_color.pNext = const_cast<void*>(device_info.pNext);
+        device_info.pNext = &custom_border_color;
+      }
     }
     // VK_EXT_provoking_vertex: flat outputs from the last vertex, NVN's default (SET_PROVOKING_VERTEX).
     if (std::string_view(extension.extensionName) == VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME &&

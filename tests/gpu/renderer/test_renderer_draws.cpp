@@ -682,3 +682,40 @@ TEST_CASE("flat inputs come from the vertex SET_PROVOKING_VERTEX names", "[gpu][
     check_no_validation_messages(context);
   }
 }
+
+TEST_CASE("a coordinate outside the texture reads the sampler's border colour", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  const auto fragment = program(pixel_header(), assemble_program({"IPA.PASS R0, a[0x80], RZ", "IPA.PASS R1, a[0x84], RZ",
+                                                                  "TEX R0, R0, RZ, 0x0, 2D, 0xf", "EXIT"}));
+  scene.gpu.memory().write(kPrograms + kFragmentProgramOffset, fragment);
+  // (u, v) = (2, 2) at every vertex, outside [0, 1]; TSC ADDRESS_U/V/P BORDER (3) with border colour
+  // (0.2, 0.4, 0.6, 1.0): every pixel reads it, stored as 51, 102, 153, 255 (0.2 * 255 = 51 exactly). None of
+  // Vulkan's three built-in border colours is this one, so only a custom border colour passes.
+  const uint64_t texture = kArena + 0x500000, headers = kArena + 0x510000, samplers = kArena + 0x520000;
+  const uint32_t tic[8] = {0x08u | (2u << 7) | (2u << 10) | (2u << 13) | (2u << 16) | (2u << 19) | (3u << 22) | (4u << 25) | (5u << 28),
+                           low(texture) & 0xfffffe00u, high(texture) | (3u << 21), 0, 7u | (1u << 23), 7u | (1u << 31), 0, 0};
+  const uint32_t tsc[8] = {3u | (3u << 3) | (3u << 6), 1u | (1u << 4) | (1u << 6), 0, 0,
+                           std::bit_cast<uint32_t>(0.2f), std::bit_cast<uint32_t>(0.4f), std::bit_cast<uint32_t>(0.6f), std::bit_cast<uint32_t>(1.0f)};
+  scene.gpu.memory().write(headers, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tic), 32));
+  scene.gpu.memory().write(samplers, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tsc), 32));
+  scene.write_floats(kVertices, fullscreen(0.5f, {2, 2, 0, 1}));
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 8, 8);
+  s.method(0, "SET_TEX_HEADER_POOL_A", high(headers)).method(0, "SET_TEX_HEADER_POOL_B", low(headers)).method(0, "SET_TEX_HEADER_POOL_C", 0);
+  s.method(0, "SET_TEX_SAMPLER_POOL_A", high(samplers)).method(0, "SET_TEX_SAMPLER_POOL_B", low(samplers)).method(0, "SET_TEX_SAMPLER_POOL_C", 0);
+  const uint32_t selector[] = {0x100, high(kConstants), low(kConstants)};
+  s.incrementing(0, "SET_CONSTANT_BUFFER_SELECTOR_A", selector);
+  s.method(0, "LOAD_CONSTANT_BUFFER_OFFSET", 0).method(0, "LOAD_CONSTANT_BUFFER", 0, 0); // TIC 0, TSC 0
+  s.method(0, "BIND_GROUP_CONSTANT_BUFFER", 4, 1u | (2u << 4));
+  draw_arrays(s, 0, 3);
+  scene.run(s);
+  const auto pixels = scene.read_target(kColorTarget, 8, 8, 4);
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 8; ++x) wrong += texel8(pixels, 8, x, y) != std::array<uint8_t, 4>{51, 102, 153, 255};
+  }
+  CHECK(wrong == 0);
+  check_no_validation_messages(context);
+}

@@ -89,6 +89,13 @@ struct MaxwellRenderer::State {
         resources(context_), clears(context_) {
     ubo_alignment = context.physical_device().getProperties().limits.minUniformBufferOffsetAlignment;
     anisotropy = context.physical_device().getFeatures().samplerAnisotropy;
+    for (const vk::ExtensionProperties& extension : context.physical_device().enumerateDeviceExtensionProperties()) {
+      if (std::string_view(extension.extensionName) != VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME) continue;
+      const auto offered = context.physical_device()
+                               .getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceCustomBorderColorFeaturesEXT>()
+                               .get<vk::PhysicalDeviceCustomBorderColorFeaturesEXT>();
+      custom_border_color = offered.customBorderColors && offered.customBorderColorWithoutFormat;
+    }
   }
 
   Context& context;
@@ -110,6 +117,7 @@ struct MaxwellRenderer::State {
   std::map<uint64_t, std::string> texture_failures;           ///< headers that cannot be sampled (reported once)
   std::map<uint64_t, vk::UniqueSampler> samplers;             ///< by hash of the sampler words
   bool anisotropy = false;
+  bool custom_border_color = false; ///< VK_EXT_custom_border_color (without format) enabled by the context
 
   /// Descriptors of one stage: image views per sampled-image binding (in resource order), samplers.
   struct StageTextures {

@@ -1,4 +1,5 @@
 // The TIC/TSC pools of a draw -> image views and samplers for a stage's descriptor arrays.
+#include <bit>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -56,7 +57,19 @@ MaxwellRenderer::State::StageTextures MaxwellRenderer::State::resolve_textures(c
         }
         const auto words = read_entry(memory, draw.sampler_pool + uint64_t{index} * kDescriptorBytes);
         auto& sampler = samplers[hash_words(words)];
-        if (!sampler) sampler = context.device().createSamplerUnique(decode_sampler(words, anisotropy));
+        if (!sampler) {
+          vk::SamplerCreateInfo info = decode_sampler(words, anisotropy);
+          // TEXSAMP4-7: the border colour as floats, exact where the device takes custom colours.
+          const vk::SamplerCustomBorderColorCreateInfoEXT border(
+              vk::ClearColorValue(std::array<float, 4>{std::bit_cast<float>(words[4]), std::bit_cast<float>(words[5]),
+                                                       std::bit_cast<float>(words[6]), std::bit_cast<float>(words[7])}),
+              vk::Format::eUndefined);
+          if (custom_border_color) {
+            info.borderColor = vk::BorderColor::eFloatCustomEXT;
+            info.pNext = &border;
+          }
+          sampler = context.device().createSamplerUnique(info);
+        }
         result.samplers.push_back(*sampler);
       }
       continue;

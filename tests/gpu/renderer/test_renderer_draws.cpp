@@ -719,3 +719,49 @@ TEST_CASE("a coordinate outside the texture reads the sampler's border colour", 
   CHECK(wrong == 0);
   check_no_validation_messages(context);
 }
+
+TEST_CASE("guest mistakes are diagnosed with the draw and the guest address, and rendering goes on", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  const auto sampling = program(pixel_header(), assemble_program({"IPA.PASS R0, a[0x80], RZ", "IPA.PASS R1, a[0x84], RZ",
+                                                                  "TEX R0, R0, RZ, 0x0, 2D, 0xf", "EXIT"}));
+  scene.gpu.memory().write(kPrograms + kFragmentProgramOffset, sampling);
+  // TIC 0 points at GPU 0x7000000000, which nothing maps. Draw 0 samples it: diagnosed, drawn with the zeroed
+  // placeholder texture, so its pixels become (0, 0, 0, 0) over the red clear. Draw 1 has no fragment program:
+  // diagnosed and skipped, the pixels stay as draw 0 left them.
+  const uint64_t headers = kArena + 0x510000, samplers = kArena + 0x520000, unmapped = 0x7000000000;
+  const uint32_t tic[8] = {0x08u | (2u << 7) | (2u << 10) | (2u << 13) | (2u << 16) | (2u << 19) | (3u << 22) | (4u << 25) | (5u << 28),
+                           low(unmapped) & 0xfffffe00u, high(unmapped) | (3u << 21), 0, 7u | (1u << 23), 7u | (1u << 31), 0, 0};
+  scene.gpu.memory().write(headers, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tic), 32));
+  scene.write_floats(kVertices, fullscreen(0.5f, {0.5f, 0.5f, 0, 1}));
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 8, 8);
+  clear_color(s, {1, 0, 0, 1});
+  s.method(0, "SET_TEX_HEADER_POOL_A", high(headers)).method(0, "SET_TEX_HEADER_POOL_B", low(headers)).method(0, "SET_TEX_HEADER_POOL_C", 0);
+  s.method(0, "SET_TEX_SAMPLER_POOL_A", high(samplers)).method(0, "SET_TEX_SAMPLER_POOL_B", low(samplers)).method(0, "SET_TEX_SAMPLER_POOL_C", 0);
+  const uint32_t selector[] = {0x100, high(kConstants), low(kConstants)};
+  s.incrementing(0, "SET_CONSTANT_BUFFER_SELECTOR_A", selector);
+  s.method(0, "LOAD_CONSTANT_BUFFER_OFFSET", 0).method(0, "LOAD_CONSTANT_BUFFER", 0, 0);
+  s.method(0, "BIND_GROUP_CONSTANT_BUFFER", 4, 1u | (2u << 4));
+  draw_arrays(s, 0, 3);
+  s.method(0, "SET_PIPELINE_SHADER", 5, 5u << 4); // PIXEL, not enabled
+  draw_arrays(s, 0, 3);
+  const maxwell::GpfifoEntry entry = s.place(scene.gpu.memory(), kPushbuffers);
+  scene.gpu.submit(0, entry);
+  REQUIRE(scene.gpu.run(maxwell::RunOptions{std::chrono::milliseconds(20)}).idle);
+  scene.renderer->flush();
+  const auto& diagnostics = scene.renderer->diagnostics();
+  REQUIRE(diagnostics.size() == 2);
+  CHECK_THAT(diagnostics[0], Catch::Contains("draw 0: texture header 0 at GPU 0x100510000") && Catch::Contains("0x7000000000"));
+  CHECK_THAT(diagnostics[1], Catch::Contains("draw 1 skipped: no vertex or fragment program is bound"));
+  CHECK(scene.renderer->statistics().draws == 1);
+  CHECK(scene.renderer->statistics().skipped_draws == 1);
+  const auto pixels = scene.read_target(kColorTarget, 8, 8, 4);
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 8; ++x) wrong += texel8(pixels, 8, x, y) != std::array<uint8_t, 4>{0, 0, 0, 0};
+  }
+  CHECK(wrong == 0);
+  check_no_validation_messages(context);
+}

@@ -62,6 +62,8 @@ Translation translate_graphics(std::span<const uint8_t> bytes, Arch arch, std::s
     interface.stage = spirv::GraphicsStage::fragment;
     for (uint32_t address : header.input_attributes()) interface.interpolation[address] = interpolation_of(header.input_interpolation(address));
     result.color_masks = header.omap_target;
+  } else {
+    interface.declared_outputs = header.output_attributes();
   }
   result.stage = interface.stage;
   spirv::GraphicsOptions backend = options.backend;

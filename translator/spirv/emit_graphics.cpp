@@ -164,6 +164,23 @@ uint32_t GraphicsEmitter::quad_lane() {
   return core_.binary(spv::Op::OpBitwiseOr, core_.u32_type(), x_bit, y_bit);
 }
 
+void GraphicsEmitter::declare_vertex_output(uint32_t target) {
+  const uint32_t key = target == kPointSize ? kPointSize : target & ~0xfu;
+  if (outputs_.count(key)) return;
+  const bool point_size = target == kPointSize;
+  if (!point_size && key != kPosition && !is_varying(target)) {
+    throw Error(fmt::format("graphics backend: writing attribute a[{:#x}] is not supported", target));
+  }
+  const uint32_t variable = builder().variable(builder().type_pointer(spv::StorageClass::Output, point_size ? f32_type() : vec4_type()),
+                                               spv::StorageClass::Output);
+  if (point_size) builder().decorate(variable, spv::Decoration::BuiltIn, {static_cast<uint32_t>(spv::BuiltIn::PointSize)});
+  else if (key == kPosition) builder().decorate(variable, spv::Decoration::BuiltIn, {static_cast<uint32_t>(spv::BuiltIn::Position)});
+  else builder().decorate(variable, spv::Decoration::Location, {varying_location(target)});
+  if (options_.debug_names) builder().name(variable, fmt::format("out_a{:x}", key));
+  outputs_[key] = variable;
+  core_.interface_.push_back(variable);
+}
+
 std::vector<uint32_t> GraphicsEmitter::emit() {
   declare_interface();
   const bool fragment = interface_.stage == GraphicsStage::fragment;
@@ -184,20 +201,12 @@ std::vector<uint32_t> GraphicsEmitter::emit() {
       core_.interface_.push_back(variable);
       continue;
     }
-    const uint32_t key = target == kPointSize ? kPointSize : target & ~0xfu;
-    if (outputs_.count(key)) continue;
-    const bool point_size = target == kPointSize;
-    if (!point_size && key != kPosition && !is_varying(target)) {
-      throw Error(fmt::format("graphics backend: writing attribute a[{:#x}] is not supported", target));
+    declare_vertex_output(target);
+  }
+  if (!fragment) {
+    for (uint32_t target : interface_.declared_outputs) {
+      if ((target & ~0xfu) == kPosition || is_varying(target)) declare_vertex_output(target);
     }
-    const uint32_t variable = builder().variable(builder().type_pointer(spv::StorageClass::Output, point_size ? f32_type() : vec4_type()),
-                                                 spv::StorageClass::Output);
-    if (point_size) builder().decorate(variable, spv::Decoration::BuiltIn, {static_cast<uint32_t>(spv::BuiltIn::PointSize)});
-    else if (key == kPosition) builder().decorate(variable, spv::Decoration::BuiltIn, {static_cast<uint32_t>(spv::BuiltIn::Position)});
-    else builder().decorate(variable, spv::Decoration::Location, {varying_location(target)});
-    if (options_.debug_names) builder().name(variable, fmt::format("out_a{:x}", key));
-    outputs_[key] = variable;
-    core_.interface_.push_back(variable);
   }
 
   ModuleBuilder& b = builder();

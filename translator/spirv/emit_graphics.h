@@ -25,6 +25,9 @@ struct GraphicsInterface {
   GraphicsStage stage = GraphicsStage::vertex;
   /// Fragment inputs by attribute byte address; unlisted inputs are perspective-correct.
   std::map<uint32_t, Interpolation> interpolation;
+  /// Vertex outputs the program's header declares (attribute byte addresses): each position or varying among them
+  /// is declared and starts as (0, 0, 0, 1) even when the code never writes it (seed 002 §1.2).
+  std::vector<uint32_t> declared_outputs;
 };
 
 struct GraphicsOptions {

@@ -21,6 +21,7 @@ private:
   uint32_t input_variable(uint32_t address);   ///< vec4 (or FragCoord) holding the attribute
   uint32_t output_pointer(uint32_t address);   ///< pointer to the output component
   uint32_t load_attribute(uint32_t address);
+  void declare_vertex_output(uint32_t target); ///< an output variable for attribute address `target` (once per vec4)
   void store_attribute(uint32_t target, uint32_t value);
   uint32_t load_const_bank(uint32_t bank, uint32_t offset);
   uint32_t quad_lane();

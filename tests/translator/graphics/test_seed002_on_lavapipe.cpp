@@ -218,3 +218,29 @@ TEST_CASE("TLD4 on a non-NVIDIA host: the gather bias moves a coordinate just be
   for (const std::string& message : context.validation_log().messages()) UNSCOPED_INFO(message);
   CHECK(context.validation_log().count() == 0);
 }
+
+TEST_CASE("a vertex output the header declares but the code never writes reads (0, 0, 0, 1) (seed 002 1.2)", "[gpu][graphics][seed002]") {
+  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  // The corpus vertex program with generic0 (a[0x80..0x8c]) added to its header's output map (VTG Omap bit
+  // 400 + address / 4), which its code never writes; the fragment program reads generic0.x, .y and .w flat.
+  //   IPA.PASS R0, a[0x80], RZ ; IPA.PASS R1, a[0x84], RZ ; IPA.PASS R2, a[0x8c], RZ ; EXIT   -> (0, 0, 1)
+  std::vector<uint8_t> vertex_bytes = read_file(corpus() / "00_nvidia_headsurface_vertex.bin");
+  for (unsigned bit = 400 + 0x80 / 4; bit < 400 + 0x90 / 4; ++bit) vertex_bytes[bit / 8] |= static_cast<uint8_t>(1u << (bit % 8));
+  const auto program = fragment_program({ipa_pass(0, 0x80), ipa_pass(1, 0x84), ipa_pass(2, 0x8c)}, [](std::vector<uint8_t>& sph) {
+    sph[192 / 8] |= 0x55; // ImapGenericVector[0]: x, y, z, w constant (2 bits each)
+  });
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  std::mt19937_64 random(5);
+  const test::HeadsurfaceScene scene = test::make_headsurface_scene(random);
+  test::HeadsurfaceRenderer renderer(context, scene);
+  const auto vertex = graphics::translate_graphics(vertex_bytes, graphics::Arch::sm53, "vertex_with_generic0");
+  graphics::TranslateOptions options;
+  options.backend.descriptor_set = 1;
+  const auto fragment = graphics::translate_graphics(program, graphics::Arch::sm53, "generic0_reader", options);
+  test::BankSet banks;
+  banks.vertex[3] = scene.vertex_uniforms;
+  const auto images = renderer.draw(vertex, fragment, std::span(&banks, 1));
+  CHECK(count_wrong(images.at(0).targets.at(0), [](uint32_t, uint32_t) { return std::array<float, 3>{0.0f, 0.0f, 1.0f}; }) == 0);
+  for (const std::string& message : context.validation_log().messages()) UNSCOPED_INFO(message);
+  CHECK(context.validation_log().count() == 0);
+}

@@ -9,6 +9,7 @@
 #include "recompiler/emit/porter_glue.h"
 #include "recompiler/emit/registers.h"
 #include "recompiler/emit/landing_pads.h"
+#include "recompiler/emit/spill_sets.h"
 #include "recompiler/isa/aarch64/semantics/semantics.h"
 #include "runtime/base/file_writer.h"
 #include "runtime/base/hash.h"
@@ -71,18 +72,17 @@ public:
   void write() {
     if (const auto stub = custom_.stubs.find(function_.start); stub != custom_.stubs.end()) return write_stub(stub->second);
     collect_labels();
+    function_begin_ = out_.size();
     const std::set<int> used = used_registers(program_, function_);
-    std::string spill, reload, reload_after_call;
+    std::string reload, reload_after_call;
     auto local_of = [](int r) { return r >= vector_base ? fmt::format("v{}", r - vector_base) : r == 31 ? "sp" : fmt::format("x{}", r); };
     auto slot_of = [](int r) { return r >= vector_base ? fmt::format("c->v_regs[{}]", r - vector_base) : r == 31 ? "c->sp" : fmt::format("c->x[{}]", r); };
     for (int r : used) {
       const std::string local = local_of(r);
       const std::string slot = slot_of(r);
-      spill += fmt::format("{} = {}; ", slot, local);
       reload += fmt::format("{} = {}; ", local, slot);
       if (!preserved_by_call(r)) reload_after_call += fmt::format("{} = {}; ", local, slot);
     }
-    spill += "c->n = n; c->z = z; c->c = cf; c->v = vf;";
     reload += "n = c->n; z = c->z; cf = c->c; vf = c->v;";
     reload_after_call += "n = c->n; z = c->z; cf = c->c; vf = c->v;";
     const std::string display = function_.name.empty() ? fmt::format("sub_{:x}", function_.start) : function_.name;
@@ -96,7 +96,7 @@ public:
     if (used.count(31)) out_ += "  const uint64_t entry_sp_ = sp; (void)entry_sp_;\n";
     out_ += fmt::format("  auto spill = [&]() __attribute__((always_inline)) {{ {} }};\n  auto reload = [&]() __attribute__((always_inline)) {{ {} }};\n  (void)reload;\n"
                         "  auto reload_after_call = [&]() __attribute__((always_inline)) {{ {} }};\n  (void)reload_after_call;\n",
-                        spill, reload, reload_after_call);
+                        spill_lambda_marker, reload, reload_after_call);
     if (const std::set<uint64_t> entries = entry_points(function_, landing_pads_); !entries.empty()) {
       out_ += "  switch (c->pc) {\n";
       for (uint64_t e : entries) out_ += fmt::format("  case {:#x}ull: goto L_{:x};\n", e, e);
@@ -107,6 +107,7 @@ public:
       current_ = program_.instruction(a);
       if (labels_.count(a)) out_ += fmt::format(" L_{:x}:\n", a);
       call_hooks(a, false);
+      const size_t code_begin = out_.size();
       if (!current_->decoded) {
         untranslated("undecodable word");
         falls_through = false;
@@ -116,6 +117,7 @@ public:
       const a64::ControlFlow kind = a64::control_flow(*current_).kind;
       falls_through = !(kind == a64::ControlFlow::branch || kind == a64::ControlFlow::indirect_branch || kind == a64::ControlFlow::ret ||
                         kind == a64::ControlFlow::stop);
+      ranges_.push_back({a, code_begin, out_.size()});
       call_hooks(a, true);
     }
     if (falls_through) {
@@ -124,6 +126,7 @@ public:
     }
     if (has_calls_) write_unwind(used.count(31) != 0);
     out_ += "}\n\n";
+    finish_spills(used);
   }
 
   void line(std::string code) override { out_ += "  " + code + "\n"; }
@@ -150,15 +153,17 @@ public:
         if (seen.insert(t).second) line(fmt::format("case {:#x}ull: goto L_{:x};", t, t));
       line("default: break;\n  }");
     }
-    line("spill(); kiln::rt::branch_guest(c, target_, link_); return; }");
+    line("SPILL_DIRTY; kiln::rt::branch_guest(c, target_, link_); return; }");
   }
   void call_indirect(const std::string& target, uint64_t) override {
-    line(fmt::format("spill(); kiln::rt::call_guest(c, {}); {} reload_after_call();", target, unwind_check()));
+    // A cache per call site: a callback called in a loop (qsort's comparator) skips the table search.
+    line(fmt::format("{{ static kiln::rt::CallSiteCache cache_; SPILL_DIRTY; kiln::rt::call_guest_cached(c, {}, {:#x}ull, cache_); {} reload_after_call(); }}",
+                     target, current_->address + 4, unwind_check()));
   }
   void return_to(const std::string& target) override {
-    line(fmt::format("spill(); if ({} != link_) [[unlikely]] c->unwind_target = {}; return;", target, target));
+    line(fmt::format("SPILL_DIRTY; if ({} != link_) [[unlikely]] c->unwind_target = {}; return;", target, target));
   }
-  void supervisor_call() override { line(fmt::format("spill(); kiln::rt::supervisor_call(c, {:#x}ull); reload();", current_->address)); }
+  void supervisor_call() override { line(fmt::format("SPILL_DIRTY; kiln::rt::supervisor_call(c, {:#x}ull); reload();", current_->address)); }
   void untranslated(const std::string& reason) override {
     const std::string display = function_.name.empty() ? fmt::format("sub_{:x}", function_.start) : function_.name;
     untranslated_.push_back({current_->address, current_->encoding, current_->text, display, !current_->decoded});
@@ -216,8 +221,8 @@ private:
     } else {
       invoke = fmt::format("kiln::rt::call_guest(c, {:#x}ull);", target);
     }
-    if (tail) line(fmt::format("spill(); c->link = link_; {} return;", invoke));
-    else line(fmt::format("spill(); c->link = {:#x}ull; {} {} reload_after_call();", current_->address + 4, invoke, unwind_check()));
+    if (tail) line(fmt::format("SPILL_DIRTY; c->link = link_; {} return;", invoke));
+    else line(fmt::format("SPILL_DIRTY; c->link = {:#x}ull; {} {} reload_after_call();", current_->address + 4, invoke, unwind_check()));
   }
 
   void collect_labels() {
@@ -253,6 +258,56 @@ private:
   const std::set<uint64_t>& landing_pads_;
   std::set<uint64_t> resume_labels_; ///< where a non-local jump into this function's frame continues
   bool has_calls_ = false;
+  struct CodeRange { uint64_t address; size_t begin, end; }; ///< one instruction's C++ inside out_
+  std::vector<CodeRange> ranges_;
+  size_t function_begin_ = 0;
+  static constexpr std::string_view spill_marker = "SPILL_DIRTY;";
+  static constexpr std::string_view spill_lambda_marker = "SPILL_LAMBDA;";
+
+  /// Stores of the registers in `mask` (vector registers always: their writes take many forms).
+  static std::string stores(const std::set<int>& used, RegisterMask mask) {
+    std::string code;
+    for (int r : used)
+      if (r >= vector_base) code += fmt::format("c->v_regs[{}] = v{}; ", r - vector_base, r - vector_base);
+      else if ((mask >> r) & 1) code += r == 31 ? "c->sp = sp; " : fmt::format("c->x[{}] = x{}; ", r, r);
+    if (mask & flags_bit) code += "c->n = n; c->z = z; c->c = cf; c->v = vf; ";
+    return code;
+  }
+
+  void replace_markers(size_t begin, size_t end, const std::string& code) {
+    for (size_t at = out_.rfind(spill_marker, end); at != std::string::npos && at >= begin; at = at ? out_.rfind(spill_marker, at - 1) : std::string::npos) {
+      if (at + spill_marker.size() > end) continue;
+      out_.replace(at, spill_marker.size(), code);
+    }
+  }
+
+  /// Each spill stores only the registers that may differ from Cpu there (spill_sets.h); the spill lambda (traps,
+  /// hooks) every register the function writes: the others always equal their Cpu slots.
+  void finish_spills(const std::set<int>& used) {
+    std::map<uint64_t, std::string_view> code;
+    for (const CodeRange& r : ranges_) code[r.address] = std::string_view(out_).substr(r.begin, r.end - r.begin);
+    RegisterMask written = 0;
+    for (const auto& [address, text] : code) written |= written_registers(text);
+    std::set<uint64_t> clean = entry_points(function_, landing_pads_);
+    clean.insert(resume_labels_.begin(), resume_labels_.end());
+    const std::map<uint64_t, RegisterMask> dirty = dirty_before(program_, function_, code, clean);
+    std::vector<RegisterMask> masks;
+    for (const CodeRange& r : ranges_) {
+      const auto d = dirty.find(r.address);
+      masks.push_back((d != dirty.end() ? d->second : all_registers) | written_registers(code[r.address]));
+    }
+    // From the end, so earlier offsets stay valid; code between instructions (the fall-through transfer) stores
+    // everything the function writes.
+    size_t limit = out_.size();
+    for (size_t k = ranges_.size(); k-- > 0;) {
+      replace_markers(ranges_[k].end, limit, stores(used, written));
+      replace_markers(ranges_[k].begin, ranges_[k].end, stores(used, masks[k]));
+      limit = ranges_[k].begin;
+    }
+    replace_markers(function_begin_, limit, stores(used, written));
+    const size_t lambda = out_.find(spill_lambda_marker, function_begin_);
+    out_.replace(lambda, spill_lambda_marker.size(), stores(used, written));
+  }
 
   /// After a call: a non-local jump in progress goes to this function's resume code (write_unwind).
   std::string unwind_check() {

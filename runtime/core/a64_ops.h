@@ -146,6 +146,19 @@ using HostFunction = void (*)(Cpu*);
 /// Calls the recompiled function at guest `address` (sets cpu->pc, and cpu->link to x30: the return address
 /// BLR set); reports and exits if there is none.
 void call_guest(Cpu* cpu, uint64_t address);
+/// The target an indirect call (BLR) site reached last, so a callback called in a loop skips the table search.
+struct CallSiteCache {
+  uint64_t address = ~uint64_t{0};
+  HostFunction function = nullptr;
+};
+/// call_guest() through the cache of a call site; fills it when the target changed.
+void call_guest_miss(Cpu* cpu, uint64_t address, uint64_t return_address, CallSiteCache& cache);
+inline void call_guest_cached(Cpu* cpu, uint64_t address, uint64_t return_address, CallSiteCache& cache) {
+  if (cache.address != address) [[unlikely]] return call_guest_miss(cpu, address, return_address, cache);
+  cpu->pc = address;
+  cpu->link = return_address;
+  cache.function(cpu);
+}
 /// A branch (BR) leaving the current function for guest `address`: a tail call when a function starts there,
 /// otherwise a non-local jump into a frame further up (sets cpu->unwind_target; the caller returns). `link` is
 /// the branching function's own link.

@@ -58,6 +58,15 @@ void call_guest(Cpu* cpu, uint64_t address) {
   function(cpu);
 }
 
+void call_guest_miss(Cpu* cpu, uint64_t address, uint64_t return_address, CallSiteCache& cache) {
+  const HostFunction function = find_function(address);
+  if (!function) return call_guest(cpu, address); // the fallback interpreter, or the report
+  cache = {address, function};
+  cpu->pc = address;
+  cpu->link = return_address;
+  function(cpu);
+}
+
 void branch_guest(Cpu* cpu, uint64_t address, uint64_t link) {
   if (const HostFunction function = find_function(address)) {
     cpu->pc = address;

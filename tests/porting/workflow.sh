@@ -127,6 +127,9 @@ discovery-report)
   "$kiln" recompile "$report_elf" -o "$work/report" --config "$here/report/kiln.toml" | grep -q "1 jump tables, 1 unresolved indirect branches" \
     || fail "the jump-table hint did not resolve dispatch's branch"
   grep -q '^\[\[jump_table\]\]' "$report" && fail "the hinted jump table is still reported"
+  cp "$here/report/kiln.toml" "$work/report.toml"
+  "$kiln" discover apply "$report" --config "$work/report.toml" | grep -q "1 unresolved indirect branch(es), 0 jump table(s)" \
+    || fail "discover apply does not summarise a recompile-time report"
   ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac

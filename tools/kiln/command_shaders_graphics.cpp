@@ -48,7 +48,7 @@ void disassemble_graphics_program(const std::string& file, const std::string& ar
 }
 
 void translate_graphics_program(const std::string& file, const std::string& arch, const std::string& output, bool glsl,
-                                const std::vector<std::string>& constant_banks) {
+                                const std::vector<std::string>& constant_banks, const GraphicsHostOptions& host) {
   const std::vector<uint8_t> bytes = read_file(file);
   std::map<uint32_t, std::vector<uint8_t>> banks;
   for (const std::string& entry : constant_banks) {
@@ -60,7 +60,8 @@ void translate_graphics_program(const std::string& file, const std::string& arch
     }
     banks[bank] = read_file(entry.substr(colon + 1));
   }
-  graphics::TranslateOptions options{.want_glsl = glsl};
+  graphics::TranslateOptions options{.zero_registers = host.zero_registers, .want_glsl = glsl};
+  options.backend.gather_bias_bits = host.gather_bias_bits;
   options.constant_bank_word = [&banks](uint32_t bank, uint32_t offset) -> std::optional<uint32_t> {
     const auto found = banks.find(bank);
     if (found == banks.end() || offset % 4 != 0 || offset + 4 > found->second.size()) return std::nullopt;

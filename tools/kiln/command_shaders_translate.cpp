@@ -32,11 +32,14 @@ struct TranslateOptions {
   bool glsl = false;
   bool dump_ir = false;
   std::vector<std::string> constant_banks; ///< raw graphics programs: BANK:FILE
+  bool zero_registers = false;             ///< raw graphics programs: host options (seed 002)
+  uint32_t gather_bias_bits = 0;
 };
 
 void translate(const TranslateOptions& options) {
   if (kiln::cli::is_raw_graphics_program(options.input)) { // SPH + code, not a cubin
-    kiln::cli::translate_graphics_program(options.input, options.arch, options.output, options.glsl, options.constant_banks);
+    kiln::cli::translate_graphics_program(options.input, options.arch, options.output, options.glsl, options.constant_banks,
+                                          {.zero_registers = options.zero_registers, .gather_bias_bits = options.gather_bias_bits});
     return;
   }
   const kiln::sass::sm86::Cubin cubin = kiln::sass::sm86::load_cubin(options.input);
@@ -108,6 +111,11 @@ void setup_shader_translate_commands(CLI::App& root) {
   translate_command->add_option("--const-bank", options.constant_banks,
                                 "raw graphics programs: BANK:FILE, a constant bank's contents (32-bit little-endian words) the "
                                 "translator may read, e.g. 1:jump_tables.bin for Maxwell BRX; repeatable");
+  translate_command->add_flag("--zero-registers", options.zero_registers,
+                              "raw graphics programs: registers read before any write start at 0 (for Mesa drivers)");
+  translate_command->add_option("--gather-bias-bits", options.gather_bias_bits,
+                                "raw graphics programs: bias texture gathers by half a step of this many sub-texel bits "
+                                "(the host's subTexelPrecisionBits; non-NVIDIA hosts)")->check(CLI::Range(0, 16));
   translate_command->callback([] { translate(options); });
 
   static std::string folder;

@@ -62,10 +62,14 @@ const MaxwellRendererStatistics& MaxwellRenderer::statistics() const {
 }
 
 const std::vector<std::string>& MaxwellRenderer::diagnostics() const { return state_->diagnostics; }
-void MaxwellRenderer::save_pipeline_cache() { state_->pipelines.save(); }
+void MaxwellRenderer::save_pipeline_cache() {
+  const std::lock_guard guard(state_->lock);
+  state_->pipelines.save();
+}
 
 void MaxwellRenderer::draw(std::shared_ptr<const maxwell::DrawSnapshot> draw) {
   if (!draw->render_enabled) return;
+  const std::lock_guard guard(state_->lock);
   try {
     state_->record_draw(*draw);
     ++state_->statistics.draws;
@@ -78,6 +82,7 @@ void MaxwellRenderer::draw(std::shared_ptr<const maxwell::DrawSnapshot> draw) {
 
 void MaxwellRenderer::clear(const maxwell::ClearSnapshot& clear) {
   if (!clear.render_enabled) return;
+  const std::lock_guard guard(state_->lock);
   try {
     state_->record_clear(clear);
     ++state_->statistics.clears;
@@ -87,10 +92,14 @@ void MaxwellRenderer::clear(const maxwell::ClearSnapshot& clear) {
 }
 
 void MaxwellRenderer::dispatch(const maxwell::DispatchSnapshot& dispatch) {
+  const std::lock_guard guard(state_->lock);
   state_->diagnose(fmt::format("compute dispatch of program {:#x} skipped: compute is not rendered yet", dispatch.program_address));
 }
 
-void MaxwellRenderer::flush() { state_->flush(); }
+void MaxwellRenderer::flush() {
+  const std::lock_guard guard(state_->lock);
+  state_->flush();
+}
 
 void MaxwellRenderer::State::flush() {
   ++statistics.flushes;
@@ -116,6 +125,7 @@ void MaxwellRenderer::State::flush() {
 }
 
 std::vector<std::filesystem::path> MaxwellRenderer::write_color_targets_png(const std::filesystem::path& directory, std::string_view prefix) {
+  const std::lock_guard guard(state_->lock);
   flush();
   std::filesystem::create_directories(directory);
   std::vector<GuestSurface*> targets;
@@ -125,8 +135,13 @@ std::vector<std::filesystem::path> MaxwellRenderer::write_color_targets_png(cons
   std::sort(targets.begin(), targets.end(), [](auto* a, auto* b) { return a->ordinal() < b->ordinal(); });
   std::vector<std::filesystem::path> paths;
   for (size_t n = 0; n < targets.size(); ++n) {
-    paths.push_back(directory / fmt::format("{}_{}.png", prefix, n));
-    write_png(paths.back(), targets[n]->read_rgba8(state_->memory));
+    const auto path = directory / fmt::format("{}_{}.png", prefix, n);
+    try {
+      write_png(path, targets[n]->read_rgba8(state_->memory));
+      paths.push_back(path);
+    } catch (const Error& error) {
+      state_->diagnose(fmt::format("{} not written: {}", path.string(), error.what()));
+    }
   }
   return paths;
 }

@@ -14,7 +14,8 @@
 // writes every render target the GPU changed back into guest memory in its guest layout (block-linear or
 // pitch), so the guest CPU and later copies see the pixels. Guest mistakes (no shader bound, unmapped memory,
 // unsupported formats) are logged with the draw index and GPU address, kept in diagnostics(), and the draw is
-// skipped; rendering goes on. See docs/renderer.md.
+// skipped; rendering goes on. All calls may come from any thread (one lock serialises them), e.g. draws from
+// the thread that runs the Gpu and flush() from the one that waits on a syncpoint. See docs/renderer.md.
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -60,7 +61,8 @@ public:
   void flush();
 
   /// Flushes, then writes every colour target rendered to since construction as `<prefix>_<n>.png` in
-  /// `directory` (n counts targets in first-use order; the PNG is decoded from guest memory). Returns the paths.
+  /// `directory` (n counts targets in first-use order; the PNG is decoded from guest memory). Returns the paths
+  /// written; a target whose format has no PNG conversion is left out with a diagnostic.
   std::vector<std::filesystem::path> write_color_targets_png(const std::filesystem::path& directory,
                                                              std::string_view prefix = "target");
 

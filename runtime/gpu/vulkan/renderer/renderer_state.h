@@ -2,6 +2,7 @@
 // MaxwellRenderer's private state, shared by its source files: batches (command buffers + staging memory +
 // descriptors kept alive until their fence), the render pass being recorded, the caches.
 #include <map>
+#include <mutex>
 #include <optional>
 #include <tuple>
 
@@ -98,6 +99,7 @@ struct MaxwellRenderer::State {
     }
   }
 
+  std::recursive_mutex lock; ///< serialises the public calls (flush may come from another thread)
   Context& context;
   maxwell::AddressSpace& memory;
   MaxwellRendererOptions options;

@@ -765,3 +765,81 @@ TEST_CASE("guest mistakes are diagnosed with the draw and the guest address, and
   CHECK(wrong == 0);
   check_no_validation_messages(context);
 }
+
+TEST_CASE("draws split over many submissions blend in command order", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  // One draw per submission: six batches in flight before the flush waits, each adding to the same target.
+  scene.renderer = std::make_unique<vulkan::MaxwellRenderer>(context, scene.gpu.memory(), vulkan::MaxwellRendererOptions{.draws_per_submission = 1});
+  scene.gpu.set_backend(scene.renderer.get());
+  scene.write_pass_through_programs();
+  // ONE + ONE blending of (0.125, 0.25, 0, 0.5) six times over a (0, 0, 0, 0) clear: (0.75, 1.5, 0, 3), exact
+  // in binary floating point; any reordering or lost draw across batches changes it.
+  scene.write_floats(kVertices, fullscreen(0.5f, {0.125f, 0.25f, 0.0f, 0.5f}));
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba32f, 8, 8);
+  clear_color(s, {0, 0, 0, 0});
+  s.method(0, "SET_BLEND", 0, 1).method(0, "SET_BLEND_SEPARATE_FOR_ALPHA", 0).method(0, "SET_BLEND_COLOR_OP", 0x8006);
+  s.method(0, "SET_BLEND_COLOR_SOURCE_COEFF", 0x4001).method(0, "SET_BLEND_COLOR_DEST_COEFF", 0x4001); // ONE, ONE
+  for (int i = 0; i < 6; ++i) draw_arrays(s, 0, 3);
+  scene.run(s);
+  CHECK(scene.renderer->statistics().submissions >= 6);
+  const auto pixels = scene.read_target(kColorTarget, 8, 8, 16);
+  const float expected[4] = {0.75f, 1.5f, 0.0f, 3.0f};
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 8; ++x) {
+      for (uint32_t c = 0; c < 4; ++c) wrong += texel_f32(pixels, 8, x, y, c) != expected[c];
+    }
+  }
+  CHECK(wrong == 0);
+  check_no_validation_messages(context);
+}
+
+TEST_CASE("a texture the guest CPU rewrites between frames is uploaded again", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  const auto sampling = program(pixel_header(), assemble_program({"IPA.PASS R0, a[0x80], RZ", "IPA.PASS R1, a[0x84], RZ",
+                                                                  "TEX R0, R0, RZ, 0x0, 2D, 0xf", "EXIT"}));
+  scene.gpu.memory().write(kPrograms + kFragmentProgramOffset, sampling);
+  // An 8x8 texture filled with one colour: frame 1 samples (10, 20, 30, 40), the CPU then writes
+  // (50, 60, 70, 80) into every texel (in both layouts a uniform fill is the same bytes), frame 2 must sample it.
+  const uint64_t texture = kArena + 0x500000, headers = kArena + 0x510000, samplers = kArena + 0x520000;
+  auto fill = [&](std::array<uint8_t, 4> texel) {
+    std::vector<uint8_t> bytes(512);
+    for (size_t i = 0; i < 512; i += 4) std::memcpy(&bytes[i], texel.data(), 4);
+    scene.gpu.memory().write(texture, bytes);
+  };
+  const uint32_t tic[8] = {0x08u | (2u << 7) | (2u << 10) | (2u << 13) | (2u << 16) | (2u << 19) | (3u << 22) | (4u << 25) | (5u << 28),
+                           low(texture) & 0xfffffe00u, high(texture) | (3u << 21), 0, 7u | (1u << 23), 7u | (1u << 31), 0, 0};
+  const uint32_t tsc[8] = {2u | (2u << 3) | (2u << 6), 1u | (1u << 4) | (1u << 6), 0, 0, 0, 0, 0, 0};
+  scene.gpu.memory().write(headers, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tic), 32));
+  scene.gpu.memory().write(samplers, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tsc), 32));
+  scene.write_floats(kVertices, fullscreen(0.5f, {0.5f, 0.5f, 0, 1}));
+  fill({10, 20, 30, 40});
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 8, 8);
+  s.method(0, "SET_TEX_HEADER_POOL_A", high(headers)).method(0, "SET_TEX_HEADER_POOL_B", low(headers)).method(0, "SET_TEX_HEADER_POOL_C", 0);
+  s.method(0, "SET_TEX_SAMPLER_POOL_A", high(samplers)).method(0, "SET_TEX_SAMPLER_POOL_B", low(samplers)).method(0, "SET_TEX_SAMPLER_POOL_C", 0);
+  const uint32_t selector[] = {0x100, high(kConstants), low(kConstants)};
+  s.incrementing(0, "SET_CONSTANT_BUFFER_SELECTOR_A", selector);
+  s.method(0, "LOAD_CONSTANT_BUFFER_OFFSET", 0).method(0, "LOAD_CONSTANT_BUFFER", 0, 0);
+  s.method(0, "BIND_GROUP_CONSTANT_BUFFER", 4, 1u | (2u << 4));
+  draw_arrays(s, 0, 3);
+  scene.run(s);
+  CHECK(texel8(scene.read_target(kColorTarget, 8, 8, 4), 8, 3, 3) == std::array<uint8_t, 4>{10, 20, 30, 40});
+  fill({50, 60, 70, 80});
+  maxwell::StreamBuilder frame2;
+  frame2.assume_bound(0, maxwell::ClassId::threed);
+  draw_arrays(frame2, 0, 3);
+  scene.run(frame2);
+  const auto pixels = scene.read_target(kColorTarget, 8, 8, 4);
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 8; ++x) wrong += texel8(pixels, 8, x, y) != std::array<uint8_t, 4>{50, 60, 70, 80};
+  }
+  CHECK(wrong == 0);
+  CHECK(scene.renderer->statistics().texture_uploads == 2);
+  check_no_validation_messages(context);
+}

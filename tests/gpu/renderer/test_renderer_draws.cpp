@@ -843,3 +843,40 @@ TEST_CASE("a texture the guest CPU rewrites between frames is uploaded again", "
   CHECK(scene.renderer->statistics().texture_uploads == 2);
   check_no_validation_messages(context);
 }
+
+TEST_CASE("inline indices and the global base vertex pick the vertices they name", "[gpu][renderer]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  // Vertices 0-2: a full-screen red triangle; 3-5: a full-screen green one; 6-11: two blue triangles covering
+  // the left half (x in [-1, 0]). Draw 1: inline 32-bit indices 3 4 5 -> all green (red never drawn). Draw 2:
+  // 16-bit index buffer 0..5 with SET_GLOBAL_BASE_VERTEX_INDEX 6 -> vertices 6..11: the left half turns blue.
+  const std::vector<float> left = concat({vertex(-1, -1, 0.5f, {0, 0, 1, 1}), vertex(0, -1, 0.5f, {0, 0, 1, 1}), vertex(-1, 1, 0.5f, {0, 0, 1, 1})});
+  const std::vector<float> left_top = concat({vertex(0, -1, 0.5f, {0, 0, 1, 1}), vertex(0, 1, 0.5f, {0, 0, 1, 1}), vertex(-1, 1, 0.5f, {0, 0, 1, 1})});
+  scene.write_floats(kVertices, concat({fullscreen(0.5f, {1, 0, 0, 1}), fullscreen(0.5f, {0, 1, 0, 1}), left, left_top}));
+  const uint16_t indices[6] = {0, 1, 2, 3, 4, 5};
+  scene.gpu.memory().write(kIndices, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(indices), sizeof(indices)));
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 16, 8);
+  clear_color(s, {0, 0, 0, 0});
+  s.method(0, "BEGIN", 4);
+  const uint32_t inline_indices[] = {3, 4, 5};
+  s.non_incrementing(0, "DRAW_INLINE_INDEX", inline_indices);
+  s.method(0, "END", 0);
+  s.method(0, "SET_INDEX_BUFFER_A", high(kIndices)).method(0, "SET_INDEX_BUFFER_B", low(kIndices));
+  s.method(0, "SET_INDEX_BUFFER_C", high(kIndices + 0xff)).method(0, "SET_INDEX_BUFFER_D", low(kIndices + 0xff));
+  s.method(0, "SET_INDEX_BUFFER_E", 1).method(0, "SET_INDEX_BUFFER_F", 0); // TWO_BYTES from index 0
+  s.method(0, "SET_GLOBAL_BASE_VERTEX_INDEX", 6);
+  s.method(0, "BEGIN", 4).method(0, "DRAW_INDEX_BUFFER", 6).method(0, "END", 0);
+  scene.run(s);
+  const auto pixels = scene.read_target(kColorTarget, 16, 8, 4);
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 16; ++x) {
+      const std::array<uint8_t, 4> expected = x < 8 ? std::array<uint8_t, 4>{0, 0, 255, 255} : std::array<uint8_t, 4>{0, 255, 0, 255};
+      wrong += texel8(pixels, 16, x, y) != expected;
+    }
+  }
+  CHECK(wrong == 0);
+  check_no_validation_messages(context);
+}

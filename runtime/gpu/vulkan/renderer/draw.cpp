@@ -252,8 +252,14 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
     const uint64_t first_element = stream.per_instance ? instance / std::max(1u, stream.frequency) : 0;
     const uint64_t elements = stream.per_instance ? 1 : vertex_end;
     const vk::Format native = maxwell_formats::native_vertex_format(attribute);
-    const bool native_ok = native != vk::Format::eUndefined &&
-                           (context.physical_device().getFormatProperties(native).bufferFeatures & vk::FormatFeatureFlagBits::eVertexBuffer);
+    bool native_ok = false;
+    if (native != vk::Format::eUndefined) {
+      auto [found, inserted] = vertex_format_support.try_emplace(native, false);
+      if (inserted) {
+        found->second = static_cast<bool>(context.physical_device().getFormatProperties(native).bufferFeatures & vk::FormatFeatureFlagBits::eVertexBuffer);
+      }
+      native_ok = found->second;
+    }
     if (native_ok) {
       const uint32_t key = attribute.stream * 2 + (stream.per_instance ? 1 : 0);
       auto found = stream_binding.find(key);

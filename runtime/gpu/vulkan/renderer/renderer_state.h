@@ -119,6 +119,7 @@ struct MaxwellRenderer::State {
   std::map<uint64_t, std::string> texture_failures;           ///< headers that cannot be sampled (reported once)
   std::map<uint64_t, vk::UniqueSampler> samplers;             ///< by hash of the sampler words
   bool anisotropy = false;
+  std::map<vk::Format, bool> vertex_format_support; ///< bufferFeatures has eVertexBuffer
   bool custom_border_color = false; ///< VK_EXT_custom_border_color (without format) enabled by the context
 
   /// Descriptors of one stage: image views per sampled-image binding (in resource order), samplers.

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
+#include <vector>
 
 #include "recompiler/emit/fallback_steps.h"
 #include "recompiler/emit/porter_glue.h"
@@ -274,11 +276,14 @@ private:
     return code;
   }
 
+  /// Replaces the markers inside [begin, end) only: a search that ran on past `begin` would rescan the file's
+  /// text before this function for every instruction (quadratic in the file size).
   void replace_markers(size_t begin, size_t end, const std::string& code) {
-    for (size_t at = out_.rfind(spill_marker, end); at != std::string::npos && at >= begin; at = at ? out_.rfind(spill_marker, at - 1) : std::string::npos) {
-      if (at + spill_marker.size() > end) continue;
-      out_.replace(at, spill_marker.size(), code);
-    }
+    std::vector<size_t> found;
+    const std::string_view range = std::string_view(out_).substr(begin, end - begin);
+    for (size_t at = range.find(spill_marker); at != std::string_view::npos; at = range.find(spill_marker, at + spill_marker.size()))
+      found.push_back(begin + at);
+    for (auto at = found.rbegin(); at != found.rend(); ++at) out_.replace(*at, spill_marker.size(), code); // back to front: offsets stay valid
   }
 
   /// Each spill stores only the registers that may differ from Cpu there (spill_sets.h); the spill lambda (traps,
@@ -354,6 +359,8 @@ file(GLOB generated_sources CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/func
 include(${{KILN_SOURCE_DIR}}/runtime/platform/linux-user/guest_runtime.cmake)
 add_executable(program main.cpp function_table.cpp guest_image.S ${{generated_sources}} ${{KILN_SOURCE_DIR}}/runtime/core/fallback.cpp)
 target_include_directories(program PRIVATE ${{CMAKE_CURRENT_SOURCE_DIR}})
+# guest_image.S includes program.elf with .incbin, which the assembler's dependency scan does not see.
+set_source_files_properties(guest_image.S PROPERTIES OBJECT_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/program.elf)
 # Generated code: jump labels are emitted for every branch target, some stay unused.
 # -ffp-contract=off: AArch64 rounds FMUL and FADD separately, so the host must not fuse them (GNU modes fuse by default).
 target_compile_options(program PRIVATE -O2 -fno-strict-aliasing -fwrapv -ffp-contract=off -w)

@@ -53,7 +53,7 @@ TEST_CASE("B10G11R11 unsigned floats widen", "[unit][renderer]") {
   CHECK(value == std::array<float, 4>{1.0f, 3.0f, 0.5f, 1.0f});
 }
 
-TEST_CASE("3-component 16-bit SSCALED and half floats widen; missing components default to (0, 0, 0, 1)", "[unit][renderer]") {
+TEST_CASE("3-component 16-bit SSCALED and half floats widen and missing components default to 0, 0, 0, 1", "[unit][renderer]") {
   const int16_t scaled[3] = {-3, 7, -32768};
   std::vector<uint8_t> bytes(6);
   std::memcpy(bytes.data(), scaled, 6);

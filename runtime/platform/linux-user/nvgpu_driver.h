@@ -38,8 +38,9 @@ public:
   maxwell::Gpu& gpu() { return gpu_; }
   /// The renderer: `flush` writes its results back into guest memory (called before a fence wait returns).
   void set_backend(maxwell::Backend* backend, std::function<void()> flush = {});
-  /// The Vulkan renderer when the driver created one (nullptr otherwise).
+  /// The Vulkan renderer and its context when the driver created them (nullptr otherwise).
   vulkan::MaxwellRenderer* renderer() { return renderer_.get(); }
+  const vulkan::Context* vulkan_context() const { return context_.get(); }
 
   std::optional<int64_t> open(std::string_view path);
   bool owns(int64_t fd) const { return files_.count(fd) != 0; }

@@ -20,12 +20,17 @@ CLASSES = {
 
 SCALAR = re.compile(r"^#define (\w+)\s+\(?(0x[0-9a-fA-F]+)\)?\s*$")
 ARRAY = re.compile(r"^#define (\w+)\((\w)\)\s+\((0x[0-9a-fA-F]+)\+\(\w\)\*(\d+)\)\s*$")
+FIELD = re.compile(r"^#define (\w+)\s+\d+:\d+\s*$")
 ARRAY2 = re.compile(r"^#define (\w+)\(i,j\)\s+\((0x[0-9a-fA-F]+)\+\(i\)\*(\d+)\+\(j\)\*(\d+)\)\s*$")
 
 
 def parse(path, prefix):
     methods = []
+    field = None  # the last bit-range field (NAME_FIELD hi:lo); its values (NAME_FIELD_VALUE 0x...) follow it
     for line in path.read_text().splitlines():
+        if m := FIELD.match(line):
+            field = m.group(1)
+            continue
         if m := ARRAY2.match(line):
             name, base, outer, inner = m.group(1), int(m.group(2), 16), int(m.group(3)), int(m.group(4))
             methods.append([name[len(prefix):], base, None, inner, outer])
@@ -35,11 +40,12 @@ def parse(path, prefix):
         elif m := SCALAR.match(line):
             name, value = m.group(1), int(m.group(2), 16)
             short = name[len(prefix):]
-            # Field values share the #define form; methods are 4-byte aligned offsets below 0x4000 whose name is
-            # not a field of a previous method (fields are NAME_FIELD of a listed method).
-            if not name.startswith(prefix) or value % 4 or value >= 0x4000 or "_DMA_" in name or short.startswith("DMA_"):
+            # Field values share the #define form: they are named after the field just before them. (A test on
+            # method-name prefixes would drop methods such as SET_DA_PRIMITIVE_RESTART_INDEX.)
+            if field and name.startswith(field + "_"):
                 continue
-            if any(short.startswith(prev[0] + "_") for prev in methods):
+            field = None
+            if not name.startswith(prefix) or value % 4 or value >= 0x4000 or "_DMA_" in name or short.startswith("DMA_"):
                 continue
             if short.startswith("GP_ENTRY"):
                 continue

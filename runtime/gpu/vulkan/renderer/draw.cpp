@@ -2,6 +2,7 @@
 // Clears go through the same passes.
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -124,6 +125,7 @@ void MaxwellRenderer::State::bind_stage_resources(Batch& b, const maxwell::DrawS
 }
 
 void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
+  const auto started = std::chrono::steady_clock::now();
   const maxwell::ShaderProgram* vertex_program = program_in(draw, {1, 0});
   const maxwell::ShaderProgram* fragment_program = program_in(draw, {5});
   if (!vertex_program || !fragment_program) throw Error("no vertex or fragment program is bound");
@@ -322,6 +324,8 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
     scissor = intersect(scissor, x0, fy0, x0 + static_cast<int32_t>(clip_width), fy1);
   }
 
+  const auto translated = std::chrono::steady_clock::now();
+  statistics.translation_seconds += std::chrono::duration<double>(translated - started).count();
   begin_pass(wanted);
   vk::CommandBuffer commands = b.commands;
   commands.bindPipeline(vk::PipelineBindPoint::eGraphics, pipeline);
@@ -335,6 +339,7 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   } else {
     commands.draw(draw.count, 1, draw.first, 0);
   }
+  statistics.recording_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - translated).count();
 }
 
 void MaxwellRenderer::State::record_clear(const maxwell::ClearSnapshot& clear) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cstring>
 #include <map>
 
@@ -98,7 +99,9 @@ void MaxwellRenderer::dispatch(const maxwell::DispatchSnapshot& dispatch) {
 
 void MaxwellRenderer::flush() {
   const std::lock_guard guard(state_->lock);
+  const auto started = std::chrono::steady_clock::now();
   state_->flush();
+  state_->statistics.flush_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
 void MaxwellRenderer::State::flush() {

@@ -1,6 +1,7 @@
 #pragma once
 // MaxwellRenderer's private state, shared by its source files: batches (command buffers + staging memory +
 // descriptors kept alive until their fence), the render pass being recorded, the caches.
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -173,7 +174,9 @@ struct MaxwellRenderer::State {
     batch->uploads.end();
     batch->commands.end();
     const std::array<vk::CommandBuffer, 2> buffers = {batch->uploads, batch->commands};
+    const auto started = std::chrono::steady_clock::now();
     context.queue().submit(vk::SubmitInfo({}, {}, buffers), *batch->fence);
+    statistics.submission_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     batch->recording = false;
     in_flight.push_back(std::move(batch));
     ++statistics.submissions;

@@ -20,5 +20,8 @@ int64_t mmap(int64_t fd, uint64_t address, uint64_t length, uint64_t flags, uint
 int64_t close(int64_t fd);
 /// Whether [address, address + size) lies in nvmap buffer memory (munmap of a buffer mapping keeps the buffer).
 bool holds_memory(uint64_t address, uint64_t size);
+/// The process is exiting: the GPU is torn down in order, so a capture asked for with KILN_GPU_CAPTURE is written
+/// (exit_group ends the process with _exit, which runs no destructors).
+void shutdown();
 
 } // namespace kiln::linux_user::nvgpu

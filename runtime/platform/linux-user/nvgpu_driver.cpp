@@ -481,5 +481,6 @@ int64_t mmap(int64_t fd, uint64_t address, uint64_t length, uint64_t flags, uint
 }
 int64_t close(int64_t fd) { return driver().close(fd); }
 bool holds_memory(uint64_t address, uint64_t size) { return instance() && instance()->holds_memory(address, size); }
+void shutdown() { instance().reset(); }
 
 } // namespace kiln::linux_user::nvgpu

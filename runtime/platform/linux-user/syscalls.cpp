@@ -210,6 +210,7 @@ int64_t dispatch(rt::Cpu* cpu, uint64_t pc) {
     if (!mapped(x[1], x[2])) return -EFAULT;
     return result(syscall(SYS_getdents64, static_cast<int>(x[0]), rt::host_pointer(x[1]), x[2]));
   case 93: case 94: // exit, exit_group (single-threaded: both end the process)
+    nvgpu::shutdown();
     _exit(static_cast<int>(x[0]));
   case 214: { // brk
     ProcessState& state = process_state();

@@ -22,6 +22,7 @@ enum class ExceptionCode : uint32_t {
   reserved_instruction = 0x0A,
   coprocessor_unusable = 0x0B,
   overflow = 0x0C,
+  trap = 0x0D, ///< TEQ/TNE (MIPS32)
 };
 
 /// COP0 registers the R3000A implements (index = cop0 register number).

@@ -13,7 +13,9 @@
   /* loads */ X(lb) X(lh) X(lwl) X(lw) X(lbu) X(lhu) X(lwr)                                                      \
   /* stores */ X(sb) X(sh) X(swl) X(sw) X(swr)                                                                   \
   /* COP0 */ X(mfc0) X(mtc0) X(rfe)                                                                              \
-  /* COP2 = GTE */ X(mfc2) X(cfc2) X(mtc2) X(ctc2) X(cop2) X(lwc2) X(swc2)
+  /* COP2 = GTE */ X(mfc2) X(cfc2) X(mtc2) X(ctc2) X(cop2) X(lwc2) X(swc2)                                                     \
+  /* MIPS32r2 (r3000_mips32r2_ops.h) */ X(mul) X(movz) X(movn) X(clz) X(clo) X(seb) X(seh) X(wsbh) X(ext) X(ins)      \
+  X(rotr) X(rotrv) X(teq) X(tne) X(sync)
 
 #include <cstdint>
 

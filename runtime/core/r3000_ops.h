@@ -357,6 +357,8 @@ KILN_R3000_OP(swc2) {
   }
 }
 
+#include "runtime/core/r3000_mips32r2_ops.h"
+
 #undef KILN_R3000_OP
 
 } // namespace kiln::r3000

@@ -2,11 +2,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string_view>
 
 #include "recompiler/core/recompile.h"
+#include "recompiler/emit/mips/linux_project.h"
 #include "runtime/base/error.h"
 #include "runtime/base/log.h"
 #include "tools/kiln/command_registry.h"
@@ -29,6 +31,7 @@ void print_summary(const kiln::recompiler::RecompileSummary& s, const Arguments&
              "{} untranslated instructions; {} files written, {} unchanged; {:.2f} s\n",
              a.input, s.functions, s.instructions, s.jump_tables, s.unresolved_indirect_branches.size(), s.untranslated.size(),
              s.files_written, s.files_unchanged, s.seconds);
+  fmt::print("  platform: {}\n", s.platform);
   if (!s.config.empty()) fmt::print("  config: {}\n", s.config.string());
   for (const std::string& set : s.applied_patch_sets) fmt::print("  patch set applied: {}\n", set);
   fmt::print("  fallback interpreter: {} instructions outside compiled functions; discovery report: {}\n", s.fallback_steps, s.discovery_report.string());
@@ -43,6 +46,15 @@ void print_summary(const kiln::recompiler::RecompileSummary& s, const Arguments&
 kiln::recompiler::RecompileSummary do_recompile(const Arguments& a) {
   if (a.platform == "psx") {
     recompile_psx_command(a.input, a.output, a.list_untranslated);
+    return {};
+  }
+  if (a.platform == "linux-user" && kiln::mips::is_mips_elf(a.input)) { // mipsel: the MIPS32r2 frontend
+    const auto started = std::chrono::steady_clock::now();
+    kiln::mips::PsxRecompileOptions options{a.input, a.output, kiln::recompiler::source_root()};
+    const auto report = kiln::mips::recompile_mipsel_linux(options);
+    fmt::print("{}", kiln::mips::describe_report(a.input, report, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+                                                 a.list_untranslated));
+    std::fflush(stdout);
     return {};
   }
   kiln::recompiler::RecompileOptions options;
@@ -77,7 +89,7 @@ void print_applied_patch_sets(const std::string& folder) {
 void setup_recompile_commands(CLI::App& root) {
   static Arguments args;
   auto* recompile = root.add_subcommand("recompile", "recompile a guest executable into a C++ project");
-  recompile->add_option("program", args.input, "guest executable (static AArch64 Linux ELF)")->required();
+  recompile->add_option("program", args.input, "guest executable (static AArch64 Linux ELF, or a Switch NSO/NRO)")->required();
   recompile->add_option("-o,--output", args.output, "output folder for the generated project")->required();
   recompile->add_option("--platform", args.platform, "guest platform (linux-user, psx)")->capture_default_str();
   recompile->add_flag("--list-untranslated", args.list_untranslated, "list every instruction kiln cannot translate yet");

@@ -26,7 +26,7 @@ bool can_raise(Opcode op) {
     case Opcode::lb: case Opcode::lbu: case Opcode::lh: case Opcode::lhu: case Opcode::lw:
     case Opcode::sb: case Opcode::sh: case Opcode::sw:
     case Opcode::mfc2: case Opcode::cfc2: case Opcode::mtc2: case Opcode::ctc2: case Opcode::cop2:
-    case Opcode::lwc2: case Opcode::swc2:
+    case Opcode::lwc2: case Opcode::swc2: case Opcode::teq: case Opcode::tne:
       return true;
     default: return false;
   }
@@ -64,7 +64,7 @@ public:
 
   size_t write() {
     explore();
-    out_ += fmt::format("void {}(kiln::psx::Machine& m) {{\n  kiln::r3000::Cpu& c = m.cpu;\n  kiln::psx::Bus bus{{m}};\n",
+    out_ += fmt::format("void {}(kiln_platform::Machine& m) {{\n  kiln::r3000::Cpu& c = m.cpu;\n  kiln_platform::Bus bus{{m}};\n",
                         host_function_name(f_.start));
     size_t count = 0;
     for (uint32_t a : standalone_) {
@@ -121,19 +121,19 @@ private:
 
   void untranslatable(uint32_t a, uint32_t word, const std::string& why) {
     untranslated_.push_back(UntranslatedWord{a, word, why, f_.start});
-    out_ += fmt::format("  kiln::psx::untranslated(m, {:#010x}u, {:#010x}u, \"{}\");\n", a, word, escape(why));
+    out_ += fmt::format("  kiln_platform::untranslated(m, {:#010x}u, {:#010x}u, \"{}\");\n", a, word, escape(why));
   }
 
   /// Control leaves for `target` (a tail call to another function, or through the table), then this returns.
   std::string leave_for(uint32_t target) const {
     if (image_.is_function_start(target))
       return fmt::format("{{ c.pc = {:#010x}u; {}(m); return; }}", target, host_function_name(target));
-    return fmt::format("{{ c.pc = {:#010x}u; kiln::psx::call_guest(m, {:#010x}u); return; }}", target, target);
+    return fmt::format("{{ c.pc = {:#010x}u; kiln_platform::call_guest(m, {:#010x}u); return; }}", target, target);
   }
   std::string call(uint32_t target, uint32_t call_address) const {
     const std::string callee = image_.is_function_start(target) ? fmt::format("{}(m)", host_function_name(target))
-                                                                : fmt::format("kiln::psx::call_guest(m, {:#010x}u)", target);
-    return fmt::format("c.pc = {:#010x}u; {}; kiln::psx::check_return(m, {:#010x}u, {:#010x}u);", target, callee, call_address,
+                                                                : fmt::format("kiln_platform::call_guest(m, {:#010x}u)", target);
+    return fmt::format("c.pc = {:#010x}u; {}; kiln_platform::check_return(m, {:#010x}u, {:#010x}u);", target, callee, call_address,
                        call_address + 8);
   }
 
@@ -146,7 +146,7 @@ private:
     }
     if (!is_transfer(i)) {
       out_ += "  " + op(i);
-      if (can_raise(i.opcode)) out_ += fmt::format(" if (c.exception_taken) [[unlikely]] kiln::psx::resume_after_exception(m, {:#010x}u);", a);
+      if (can_raise(i.opcode)) out_ += fmt::format(" if (c.exception_taken) [[unlikely]] kiln_platform::resume_after_exception(m, {:#010x}u);", a);
       out_ += "\n";
       if (!inside(a + 4) || !standalone_.count(a + 4)) fall_out(a + 4);
       return 1;
@@ -168,7 +168,7 @@ private:
       out_ += "    const kiln::r3000::PendingBranch b_ = kiln::r3000::take_issued_branch(c); " + op(slot, true) + "\n    ";
     } else {
       out_ += "    kiln::r3000::begin_delay_slot(c); " + op(slot, true);
-      out_ += fmt::format(" if (c.exception_taken) [[unlikely]] kiln::psx::resume_after_exception(m, {:#010x}u);", slot_address);
+      out_ += fmt::format(" if (c.exception_taken) [[unlikely]] kiln_platform::resume_after_exception(m, {:#010x}u);", slot_address);
       out_ += "\n    const kiln::r3000::PendingBranch b_ = kiln::r3000::end_delay_slot(c);\n    ";
     }
     const Flow flow = i.encoding().flow;
@@ -187,7 +187,7 @@ private:
       }
       case Flow::call: out_ += call(static_target(i), a) + " (void)b_; }\n"; break;
       case Flow::call_register:
-        out_ += fmt::format("c.pc = b_.target; kiln::psx::call_guest(m, b_.target); kiln::psx::check_return(m, {:#010x}u, {:#010x}u); }}\n",
+        out_ += fmt::format("c.pc = b_.target; kiln_platform::call_guest(m, b_.target); kiln_platform::check_return(m, {:#010x}u, {:#010x}u); }}\n",
                             a, next);
         break;
       case Flow::jump_register: {
@@ -209,7 +209,7 @@ private:
           out_ += leave_for(c->second) + " (void)b_; }\n";
           return 2;
         }
-        out_ += "c.pc = b_.target; kiln::psx::call_guest(m, b_.target); return; }\n";
+        out_ += "c.pc = b_.target; kiln_platform::call_guest(m, b_.target); return; }\n";
         return 2;
       }
       default: break;

@@ -2,6 +2,9 @@
 // One guest function as C++: every instruction a call to its semantics in runtime/core/r3000_ops.h with the word
 // and address as constants, the R3000 pipeline around it (retire_load after each instruction, the delay slot
 // run between a branch and its transfer), gotos inside the function, host calls for JAL and tail calls.
+// The platform is named through the namespace alias `kiln_platform` that the project's functions.h declares
+// (kiln::psx or kiln::mipsel): it provides Machine, Bus, call_guest, check_return, resume_after_exception and
+// untranslated.
 #include <string>
 #include <vector>
 

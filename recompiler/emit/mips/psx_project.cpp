@@ -68,7 +68,7 @@ PsxRecompileReport recompile_psx(const PsxRecompileOptions& options) {
   report.constant_jumps = image.constant_jumps().size();
 
   std::string header = std::string(generated) + "#pragma once\n#include \"runtime/core/r3000_ops.h\"\n#include \"runtime/core/r3000_step.h\"\n"
-                       "#include \"runtime/platform/psx/recompiled.h\"\n\n";
+                       "#include \"runtime/platform/psx/recompiled.h\"\n\nnamespace kiln_platform = kiln::psx;\n\n";
   for (const Function& f : image.functions()) header += fmt::format("void {}(kiln::psx::Machine& m);\n", host_function_name(f.start));
   write("functions.h", header);
 

@@ -91,6 +91,22 @@ constexpr Encoding table[] = {
   {Opcode::cop2,  "cop2",  primary(0x12) | 1u << 25, 0xFE000000, 0xFE000000, in_r3000, F::cop2_command, L::none, {}, true},
   {Opcode::lwc2,  "lwc2",  primary(0x32), primary_only, primary_only, in_r3000, F::rt_mem, L::none, {MIPS_INS_LWC2}, false},
   {Opcode::swc2,  "swc2",  primary(0x3A), primary_only, primary_only, in_r3000, F::rt_mem, L::none, {MIPS_INS_SWC2}, false},
+  // MIPS32r2 (mipsel linux-user): SPECIAL2 = 1Ch, SPECIAL3 = 1Fh (BSHFL funct 20h selects by the sa field).
+  {Opcode::mul,   "mul",   primary(0x1C) | 0x02, 0xFC0007FF, 0xFC0007FF, in_mips32r2, F::rd_rs_rt, L::none, {MIPS_INS_MUL}, false},
+  {Opcode::movz,  "movz",  special(0x0A), 0xFC0007FF, 0xFC0007FF, in_mips32r2, F::rd_rs_rt, L::none, {MIPS_INS_MOVZ}, false},
+  {Opcode::movn,  "movn",  special(0x0B), 0xFC0007FF, 0xFC0007FF, in_mips32r2, F::rd_rs_rt, L::none, {MIPS_INS_MOVN}, false},
+  {Opcode::clz,   "clz",   primary(0x1C) | 0x20, 0xFC0007FF, 0xFC0007FF, in_mips32r2, F::rd_rs, L::none, {MIPS_INS_CLZ}, false},
+  {Opcode::clo,   "clo",   primary(0x1C) | 0x21, 0xFC0007FF, 0xFC0007FF, in_mips32r2, F::rd_rs, L::none, {MIPS_INS_CLO}, false},
+  {Opcode::seb,   "seb",   primary(0x1F) | 0x10 << 6 | 0x20, 0xFFE007FF, 0xFFE007FF, in_mips32r2, F::rd_rt, L::none, {MIPS_INS_SEB}, false},
+  {Opcode::seh,   "seh",   primary(0x1F) | 0x18 << 6 | 0x20, 0xFFE007FF, 0xFFE007FF, in_mips32r2, F::rd_rt, L::none, {MIPS_INS_SEH}, false},
+  {Opcode::wsbh,  "wsbh",  primary(0x1F) | 0x02 << 6 | 0x20, 0xFFE007FF, 0xFFE007FF, in_mips32r2, F::rd_rt, L::none, {MIPS_INS_WSBH}, false},
+  {Opcode::ext,   "ext",   primary(0x1F) | 0x00, 0xFC00003F, 0xFC00003F, in_mips32r2, F::bit_field, L::none, {MIPS_INS_EXT}, false},
+  {Opcode::ins,   "ins",   primary(0x1F) | 0x04, 0xFC00003F, 0xFC00003F, in_mips32r2, F::bit_field, L::none, {MIPS_INS_INS}, false},
+  {Opcode::rotr,  "rotr",  special(0x02) | 1u << 21, 0xFFE0003F, 0xFFE0003F, in_mips32r2, F::rd_rt_sa, L::none, {MIPS_INS_ROTR}, false},
+  {Opcode::rotrv, "rotrv", special(0x06) | 1u << 6, 0xFC0007FF, 0xFC0007FF, in_mips32r2, F::rd_rt_rs, L::none, {MIPS_INS_ROTRV}, false},
+  {Opcode::teq,   "teq",   special(0x34), 0xFC00003F, 0xFC00003F, in_mips32r2, F::rs_rt, L::none, {MIPS_INS_TEQ}, false},
+  {Opcode::tne,   "tne",   special(0x36), 0xFC00003F, 0xFC00003F, in_mips32r2, F::rs_rt, L::none, {MIPS_INS_TNE}, false},
+  {Opcode::sync,  "sync",  special(0x0F), 0xFFFFF83F, 0xFFFFF83F, in_mips32r2, F::none, L::none, {MIPS_INS_SYNC}, false},
 };
 // clang-format on
 
@@ -147,6 +163,11 @@ std::string format_instruction(const Encoding& row, uint32_t word, uint32_t addr
     case Form::rt_cop_rd: return fmt::format("{} {}, ${}", m, rt, (word >> 11) & 31);
     case Form::none: return std::string(m);
     case Form::cop2_command: return fmt::format("{} {:#x}", m, word & 0x01FFFFFF);
+    case Form::rd_rt: return fmt::format("{} {}, {}", m, rd, rt);
+    case Form::bit_field: {
+      const unsigned field_size = row.opcode == Opcode::ext ? ((word >> 11) & 31) + 1 : ((word >> 11) & 31) - sa + 1;
+      return fmt::format("{} {}, {}, {}, {}", m, rt, rs, sa, field_size);
+    }
   }
   return std::string(m);
 }

@@ -34,6 +34,8 @@ enum class Form : uint8_t {
   rt_cop_rd,      ///< mfc0 rt, $rd
   none,           ///< rfe
   cop2_command,   ///< GTE command (imm25)
+  rd_rt,          ///< seb rd, rt
+  bit_field,      ///< ext/ins rt, rs, pos, size (rd field = msb(d), sa field = pos)
 };
 
 /// How an instruction moves control (analysis finds blocks, calls and returns from it).

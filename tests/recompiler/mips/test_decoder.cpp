@@ -30,6 +30,8 @@ mips::Fields sample_fields(const mips::Encoding& row) {
     case Form::rt_cop_rd: return {.rt = 2, .rd = 12};
     case Form::none: return {};
     case Form::cop2_command: return {.imm = 0x0180001}; // RTPS
+    case Form::rd_rt: return {.rt = 2, .rd = 3};
+    case Form::bit_field: return {.rs = 1, .rt = 2, .rd = 7, .sa = 4};
   }
   return {};
 }
@@ -37,10 +39,10 @@ mips::Fields sample_fields(const mips::Encoding& row) {
 } // namespace
 
 TEST_CASE("mips decoder: Capstone names every row it can decode, the table decodes the rest", "[mips][decoder]") {
-  const mips::Decoder decoder(Variant::r3000);
+  const mips::Decoder r3000(Variant::r3000), mips32(Variant::mips32r2);
   for (const mips::Encoding& row : mips::encodings()) {
     const uint32_t word = mips::assemble(row.opcode, sample_fields(row));
-    const mips::Instruction instruction = decoder.decode(word, 0x80010000);
+    const mips::Instruction instruction = (row.in(Variant::r3000) ? r3000 : mips32).decode(word, 0x80010000);
     INFO(row.mnemonic << " " << std::hex << word << ": " << instruction.text);
     CHECK(instruction.decoded);
     CHECK(instruction.opcode == row.opcode);
@@ -76,6 +78,10 @@ TEST_CASE("mips decoder: the R3000A variant accepts what the R3000A decodes", "[
   const mips::Instruction mul = r3000.decode(0x70A42002, 0);
   CHECK_FALSE(mul.decoded);
   CHECK(mul.text.find("mul") != std::string::npos);
+  // ... and is one in MIPS32r2 (mul $a0, $a1, $a0), as are the SPECIAL3 forms GCC emits for -march=mips32r2.
+  CHECK(mips32.decode(0x70A42002, 0).opcode == Opcode::mul);
+  CHECK(mips32.decode(0x7C021C20, 0).opcode == Opcode::seb); // seb $v1, $v0
+  CHECK(mips32.decode(0x7C4229C0, 0).text == "ext $v0, $v0, 7, 6");
 }
 
 TEST_CASE("mips decoder: an unknown word is an error naming the address and the encoding", "[mips][decoder]") {

@@ -1,0 +1,50 @@
+#pragma once
+// The MIPS32 Release 2 instructions static mipsel code uses beyond MIPS I (MIPS32 Architecture Volume II:
+// MUL, MOVN/MOVZ, CLZ/CLO, SEB/SEH/WSBH, EXT/INS, ROTR, TEQ/TNE, SYNC). Included by r3000_ops.h, same shape:
+// `template <class Bus> void name(Cpu&, Bus&, uint32_t word, uint32_t pc)`. The encoding table offers them in
+// the mips32r2 variant only.
+#ifndef KILN_R3000_OP
+#error "include runtime/core/r3000_ops.h instead"
+#endif
+
+// MUL writes rd = low 32 bits of rs * rt; HI/LO are UNPREDICTABLE afterwards (left unchanged here, as QEMU does).
+KILN_R3000_OP(mul) { set_gpr(c, field_rd(w), detail::rs(c, w) * detail::rt(c, w)); }
+KILN_R3000_OP(movz) { if (detail::rt(c, w) == 0) set_gpr(c, field_rd(w), detail::rs(c, w)); }
+KILN_R3000_OP(movn) { if (detail::rt(c, w) != 0) set_gpr(c, field_rd(w), detail::rs(c, w)); }
+KILN_R3000_OP(clz) { const uint32_t v = detail::rs(c, w); set_gpr(c, field_rd(w), v ? static_cast<uint32_t>(__builtin_clz(v)) : 32u); }
+KILN_R3000_OP(clo) { const uint32_t v = ~detail::rs(c, w); set_gpr(c, field_rd(w), v ? static_cast<uint32_t>(__builtin_clz(v)) : 32u); }
+KILN_R3000_OP(seb) { set_gpr(c, field_rd(w), static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(detail::rt(c, w))))); }
+KILN_R3000_OP(seh) { set_gpr(c, field_rd(w), static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(detail::rt(c, w))))); }
+KILN_R3000_OP(wsbh) {
+  const uint32_t v = detail::rt(c, w);
+  set_gpr(c, field_rd(w), (v & 0x00FF00FFu) << 8 | (v & 0xFF00FF00u) >> 8);
+}
+/// EXT rt, rs, pos, size: msbd (rd field) = size - 1, lsb (sa field) = pos.
+KILN_R3000_OP(ext) {
+  const unsigned pos = field_sa(w), size = field_rd(w) + 1;
+  const uint32_t mask = size >= 32 ? 0xFFFFFFFFu : (1u << size) - 1;
+  set_gpr(c, field_rt(w), (detail::rs(c, w) >> pos) & mask);
+}
+/// INS rt, rs, pos, size: msb (rd field) = pos + size - 1, lsb (sa field) = pos.
+KILN_R3000_OP(ins) {
+  const unsigned pos = field_sa(w), msb = field_rd(w);
+  if (msb < pos) return; // UNPREDICTABLE; leave rt
+  const unsigned size = msb - pos + 1;
+  const uint32_t mask = (size >= 32 ? 0xFFFFFFFFu : (1u << size) - 1) << pos;
+  set_gpr(c, field_rt(w), (detail::rt(c, w) & ~mask) | ((detail::rs(c, w) << pos) & mask));
+}
+KILN_R3000_OP(rotr) {
+  const unsigned s = field_sa(w);
+  const uint32_t v = detail::rt(c, w);
+  set_gpr(c, field_rd(w), s ? (v >> s | v << (32 - s)) : v);
+}
+KILN_R3000_OP(rotrv) {
+  const unsigned s = detail::rs(c, w) & 31;
+  const uint32_t v = detail::rt(c, w);
+  set_gpr(c, field_rd(w), s ? (v >> s | v << (32 - s)) : v);
+}
+/// TEQ/TNE: GCC guards divisions with `teq divisor, $zero, 7` (the Linux kernel turns code 7 into SIGFPE).
+KILN_R3000_OP(teq) { if (detail::rs(c, w) == detail::rt(c, w)) raise_exception(c, ExceptionCode::trap, w, pc); }
+KILN_R3000_OP(tne) { if (detail::rs(c, w) != detail::rt(c, w)) raise_exception(c, ExceptionCode::trap, w, pc); }
+/// One thread, no other observers: SYNC orders nothing kiln can see.
+KILN_R3000_OP(sync) {}

@@ -1,0 +1,47 @@
+#pragma once
+// What recompiled mipsel linux-user code calls besides the instruction semantics (the same names as
+// runtime/platform/psx/recompiled.h: the emitter reaches either through the alias `kiln_platform`).
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "runtime/core/r3000_step.h"
+#include "runtime/platform/linux-user-mips/machine.h"
+
+namespace kiln::mipsel {
+
+using GuestFunction = void (*)(Machine&);
+struct FunctionEntry {
+  uint32_t address;
+  GuestFunction function;
+};
+struct LoadSegment {
+  uint32_t address, memory_size;
+  std::span<const uint8_t> data; ///< file bytes (the rest up to memory_size is zero)
+};
+struct RecompiledProgram {
+  const FunctionEntry* functions; ///< sorted by address
+  size_t count;
+  uint32_t entry;
+  const LoadSegment* segments;
+  size_t segment_count;
+  uint32_t program_headers_address;
+  uint16_t program_header_count, program_header_size;
+};
+
+void install(const RecompiledProgram& program);
+/// Runs the recompiled function at `address` (c.pc must be `address`); anything else stops with an error.
+void call_guest(Machine& m, uint32_t address);
+void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t expected);
+inline void check_return(Machine& m, uint32_t call_address, uint32_t expected) {
+  if (m.cpu.pc != expected) [[unlikely]] returned_elsewhere(m, call_address, expected);
+}
+/// SYSCALL at `pc` is answered and execution resumes at pc + 4; any other exception stops with an error.
+void resume_after_exception(Machine& m, uint32_t pc);
+[[noreturn]] void untranslated(Machine& m, uint32_t address, uint32_t word, const char* why);
+
+/// main() of a recompiled program: loads the segments, builds the initial stack from argc/argv/environ and the
+/// auxiliary vector, runs the entry, returns the guest's exit status.
+int run_recompiled(const RecompiledProgram& program, int argc, char** argv);
+
+} // namespace kiln::mipsel

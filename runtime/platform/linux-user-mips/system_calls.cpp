@@ -1,0 +1,117 @@
+// The o32 system calls (numbers 4000 + n, arch/mips/kernel/syscalls/syscall_o32.tbl) that static mipsel
+// programs make, answered on the host. Convention: number in $v0, arguments in $a0-$a3 and then the caller's
+// stack at $sp + 16, + 20, ...; the result in $v0 with $a3 = 0, or a positive errno in $v0 with $a3 = 1.
+#include <fmt/format.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "runtime/base/error.h"
+#include "runtime/platform/linux-user-mips/machine.h"
+
+namespace kiln::mipsel {
+namespace {
+
+enum : uint32_t {
+  sys_exit = 4001, sys_read = 4003, sys_write = 4004, sys_close = 4006, sys_getpid = 4020, sys_brk = 4045,
+  sys_ioctl = 4054, sys_readlink = 4085, sys_mmap = 4090, sys_munmap = 4091, sys_uname = 4122, sys_mprotect = 4125,
+  sys_writev = 4146, sys_rt_sigaction = 4194, sys_rt_sigprocmask = 4195, sys_mmap2 = 4210, sys_exit_group = 4246,
+  sys_set_tid_address = 4252, sys_set_robust_list = 4309, sys_set_thread_area = 4283,
+};
+// MIPS errno values where they differ from the host's are not needed: these are below 35, where all Linux
+// architectures agree.
+constexpr uint32_t e_badf = 9, e_nomem = 12, e_inval = 22, e_notty = 25, e_nosys = 89 /* MIPS */;
+constexpr uint32_t mips_map_fixed = 0x10, mips_map_anonymous = 0x800;
+
+struct Result {
+  uint32_t value;
+  bool error;
+};
+Result ok(uint32_t v) { return {v, false}; }
+Result fail(uint32_t errno_value) { return {errno_value, true}; }
+/// A host call's result: -1 becomes the host errno (the same numbers below 35; others report EINVAL).
+Result host(long r) { return r < 0 ? fail(errno > 0 && errno < 35 ? static_cast<uint32_t>(errno) : e_inval) : ok(static_cast<uint32_t>(r)); }
+
+Result anonymous_map(Machine& m, uint32_t address, uint32_t length, uint32_t flags) {
+  if (!(flags & mips_map_anonymous)) return fail(19); // ENODEV: file mappings are not supported yet
+  if (length == 0) return fail(e_inval);
+  const uint32_t size = (length + 4095) & ~4095u;
+  uint32_t at = address;
+  if (!(flags & mips_map_fixed)) {
+    at = m.mmap_next;
+    if (uint64_t{at} + size > 0x7F000000u) return fail(e_nomem);
+    m.mmap_next += size;
+  }
+  map_guest(m, at, size); // a fixed mapping replaces what was there: zeroed as well
+  std::memset(m.memory + at, 0, size);
+  return ok(at);
+}
+
+Result dispatch(Machine& m, uint32_t number, const uint32_t a[6], uint32_t pc) {
+  Bus bus{m};
+  switch (number) {
+    case sys_exit:
+    case sys_exit_group: throw ProcessExit{static_cast<int>(a[0] & 0xFF)};
+    case sys_read: return host(::read(static_cast<int>(a[0]), m.memory + a[1], a[2]));
+    case sys_write: return host(::write(static_cast<int>(a[0]), m.memory + a[1], a[2]));
+    case sys_writev: {
+      if (a[2] > 1024) return fail(e_inval);
+      std::vector<iovec> vectors(a[2]);
+      for (uint32_t i = 0; i < a[2]; ++i)
+        vectors[i] = iovec{m.memory + bus.read32(a[1] + 8 * i), bus.read32(a[1] + 8 * i + 4)};
+      return host(::writev(static_cast<int>(a[0]), vectors.data(), static_cast<int>(vectors.size())));
+    }
+    case sys_close: return a[0] <= 2 ? ok(0) : fail(e_badf);
+    case sys_getpid: return ok(static_cast<uint32_t>(::getpid()));
+    case sys_set_tid_address: return ok(static_cast<uint32_t>(::getpid()));
+    case sys_set_robust_list: return fail(e_nosys);
+    case sys_brk: {
+      const uint32_t wanted = a[0];
+      if (wanted > m.brk_current && wanted < m.brk_start + (256u << 20)) {
+        map_guest(m, m.brk_current, wanted - m.brk_current);
+        m.brk_current = wanted;
+      } else if (wanted >= m.brk_start && wanted != 0) {
+        m.brk_current = wanted;
+      }
+      return ok(m.brk_current);
+    }
+    case sys_mmap: return (a[5] & 4095) ? fail(e_inval) : anonymous_map(m, a[0], a[1], a[3]);
+    case sys_mmap2: return anonymous_map(m, a[0], a[1], a[3]);
+    case sys_munmap: case sys_mprotect: return ok(0); // pages stay accessible; kiln does not reuse them
+    case sys_ioctl: return fail(e_notty);
+    case sys_readlink: return fail(e_inval);
+    case sys_rt_sigaction: case sys_rt_sigprocmask: return ok(0);
+    case sys_set_thread_area: m.thread_pointer = a[0]; return ok(0);
+    case sys_uname: {
+      struct utsname host_name {};
+      ::uname(&host_name);
+      const char* fields[6] = {"Linux", host_name.nodename, host_name.release, host_name.version, "mips", "(none)"};
+      for (int i = 0; i < 6; ++i) {
+        char field[65] = {};
+        std::strncpy(field, fields[i], 64);
+        std::memcpy(m.memory + a[0] + 65 * i, field, 65);
+      }
+      return ok(0);
+    }
+    default: break;
+  }
+  throw Error(fmt::format("mipsel: system call {} (o32 number {}) at {:#010x} is not supported", number, number - 4000, pc));
+}
+
+} // namespace
+
+void system_call(Machine& m, uint32_t pc) {
+  r3000::Cpu& c = m.cpu;
+  Bus bus{m};
+  const uint32_t sp = c.gpr[29];
+  const uint32_t args[6] = {c.gpr[4], c.gpr[5], c.gpr[6], c.gpr[7], bus.read32(sp + 16), bus.read32(sp + 20)};
+  const Result r = dispatch(m, c.gpr[2], args, pc);
+  c.gpr[2] = r.value;
+  c.gpr[7] = r.error ? 1 : 0;
+}
+
+} // namespace kiln::mipsel

@@ -72,7 +72,9 @@ private:
     const uint32_t block = reg(source ? method::src_block_size : method::dst_block_size);
     s.block_height_log2 = extract_bits(block, 4, 3);
     s.block_depth_log2 = extract_bits(block, 8, 3);
-    s.width = reg(source ? method::src_width : method::dst_width);
+    // SET_*_WIDTH counts pixels; the block-linear layout is laid out in bytes.
+    s.width = reg(source ? method::src_width : method::dst_width) *
+              color_format_bytes(reg(source ? method::src_format : method::dst_format));
     s.height = reg(source ? method::src_height : method::dst_height);
     s.depth = reg(source ? method::src_depth : method::dst_depth);
     s.layer = source ? 0 : reg(method::dst_layer);
@@ -99,7 +101,7 @@ private:
       throw Error("2D solid fill colour format differs in size from the destination format");
     }
     const Surface dst = surface(false);
-    const uint32_t x0 = std::min(a.first, b.first), x1 = std::min(std::max(a.first, b.first), dst.width);
+    const uint32_t x0 = std::min(a.first, b.first), x1 = std::min(std::max(a.first, b.first), reg(method::dst_width));
     const uint32_t y0 = std::min(a.second, b.second), y1 = std::min(std::max(a.second, b.second), dst.height);
     if (x0 >= x1 || y0 >= y1) return;
     if (uint64_t{x1 - x0} * bytes > max_transfer_bytes) throw Error("2D fill row is implausibly wide");
@@ -126,7 +128,7 @@ private:
     const int64_t src_x0 = fixed(method::pfm_src_x0_int, method::pfm_src_x0_frac);
     const int64_t src_y0 = fixed(method::pfm_src_y0_int, method::pfm_src_y0_frac);
     const bool center = extract_bits(reg(method::sample_mode), 0, 1) == 0;
-    if (uint64_t{width} * bytes > max_transfer_bytes || uint64_t{src.width} * bytes > max_transfer_bytes ||
+    if (uint64_t{width} * bytes > max_transfer_bytes || uint64_t{src.width} > max_transfer_bytes ||
         uint64_t{src.pitch} > max_transfer_bytes) {
       throw Error(fmt::format("2D blit of {} pixels per row is implausibly wide", width));
     }
@@ -135,7 +137,7 @@ private:
       // Nearest sample: source position of the destination pixel's centre (or corner).
       const int64_t sy = sample(src_y0, dv_dy, y, center);
       if (sy < 0 || sy >= src.height) throw Error(fmt::format("2D blit reads source row {} of {}", sy, src.height));
-      src_row.resize(uint64_t{src.width ? src.width : src.pitch / bytes} * bytes);
+      src_row.resize(src.width ? src.width : src.pitch / bytes * bytes);
       read_rows(gpu_.memory(), src, 0, static_cast<uint32_t>(sy), static_cast<uint32_t>(src_row.size()), 1, src_row);
       for (uint32_t x = 0; x < width; ++x) {
         const int64_t sx = sample(src_x0, du_dx, x, center);

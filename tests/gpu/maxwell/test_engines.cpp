@@ -171,6 +171,34 @@ TEST_CASE("2D engine: solid rectangle fill and a 2x downscaling blit", "[maxwell
   }
 }
 
+TEST_CASE("2D engine: a fill on a block-linear surface counts its width in pixels", "[maxwell][engines]") {
+  TestGpu t;
+  const uint64_t surface = data;
+  StreamBuilder s;
+  s.bind(3, ClassId::twod);
+  // 32x8 A8R8G8B8 block-linear, blocks one GOB high: 128 bytes per row = two GOBs side by side, 512 bytes each.
+  s.method(3, "SET_DST_FORMAT", 0xcf).method(3, "SET_DST_MEMORY_LAYOUT", 0).method(3, "SET_DST_BLOCK_SIZE", 0);
+  s.method(3, "SET_DST_WIDTH", 32).method(3, "SET_DST_HEIGHT", 8).method(3, "SET_DST_DEPTH", 1);
+  s.method(3, "SET_DST_OFFSET_UPPER", high(surface)).method(3, "SET_DST_OFFSET_LOWER", low(surface));
+  s.method(3, "SET_RENDER_SOLID_PRIM_COLOR_FORMAT", 0xcf).method(3, "SET_RENDER_SOLID_PRIM_COLOR", 0xff10e020);
+  s.method(3, "RENDER_SOLID_PRIM_MODE", 4); // RECTS
+  // Pixels 10..29 of rows 1..2: bytes 40..119, across the boundary between the two GOBs at byte 64.
+  s.method(3, "RENDER_SOLID_PRIM_POINT_SET_X", 0, 10).method(3, "RENDER_SOLID_PRIM_POINT_Y", 0, 1);
+  s.method(3, "RENDER_SOLID_PRIM_POINT_SET_X", 1, 30).method(3, "RENDER_SOLID_PRIM_POINT_Y", 1, 3);
+  t.submit(s);
+  REQUIRE(t.run().idle);
+  REQUIRE(t.gpu.diagnostics().empty());
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 32; ++x) {
+      const uint32_t byte_x = 4 * x;
+      const uint32_t offset = (byte_x / 64) * 512 + gob_byte(byte_x % 64, y);
+      const bool inside = x >= 10 && x < 30 && y >= 1 && y < 3;
+      INFO("pixel " << x << "," << y);
+      REQUIRE(t.gpu.memory().read_u32(surface + offset) == (inside ? 0xff10e020u : 0u));
+    }
+  }
+}
+
 TEST_CASE("compute: a QMD launch becomes a dispatch snapshot and releases its semaphore", "[maxwell][engines]") {
   TestGpu t;
   const uint64_t qmd = data + 0x4000, sem = data + 0x5000, cbuf = data + 0x6000;

@@ -12,39 +12,52 @@
 namespace kiln::test {
 using sass::sm5x::assemble_program;
 using sass::sm5x::assemble_sass;
-namespace {
-void set_bit(std::vector<uint8_t>& header, unsigned bit) { header[bit / 8] |= static_cast<uint8_t>(1u << (bit % 8)); }
-} // namespace
-
-// SPH facts (open-gpu-doc Shader Program Header; kiln's translator/sass/sm5x/sph.cpp reads the same bits):
-// word 0 bits 0-4 SphType (1 VTG, 2 PS), 5-9 Version, 10-13 ShaderType (1 vertex, 5 pixel); VTG input map from
-// bit 160 (one bit per attribute word), output map from bit 400; PS generic inputs from bit 192 (2 bits per
-// component, 2 = perspective), colour target outputs from bit 576 (4 bits per target).
-std::vector<uint8_t> vertex_header(uint32_t inputs) {
-  std::vector<uint8_t> header(0x50, 0);
-  const uint32_t word0 = 1u | (3u << 5) | (1u << 10);
-  std::memcpy(header.data(), &word0, 4);
-  for (uint32_t i = 0; i < 4 * inputs; ++i) set_bit(header, 160 + 0x80 / 4 + i);
-  for (uint32_t i = 0; i < 4; ++i) set_bit(header, 400 + 0x70 / 4 + i); // position
-  for (uint32_t i = 0; i < 4; ++i) set_bit(header, 400 + 0x80 / 4 + i); // generic 0
-  return header;
-}
-
-std::vector<uint8_t> pixel_header() {
-  std::vector<uint8_t> header(0x50, 0);
-  const uint32_t word0 = 2u | (3u << 5) | (5u << 10);
-  std::memcpy(header.data(), &word0, 4);
-  for (uint32_t c = 0; c < 4; ++c) set_bit(header, 192 + 2 * c + 1); // value 2: perspective
-  for (uint32_t c = 0; c < 4; ++c) set_bit(header, 576 + c);
-  return header;
-}
-
 std::vector<uint8_t> program(const std::vector<uint8_t>& header, const std::vector<uint64_t>& code) {
   std::vector<uint8_t> bytes = header;
   const size_t at = bytes.size();
   bytes.resize(at + code.size() * 8);
   std::memcpy(bytes.data() + at, code.data(), code.size() * 8);
   return bytes;
+}
+
+std::vector<float> vertex(float x, float y, float z, std::array<float, 4> color) {
+  return {x, y, z, 1.0f, color[0], color[1], color[2], color[3]};
+}
+
+std::vector<float> concat(std::initializer_list<std::vector<float>> parts) {
+  std::vector<float> out;
+  for (const auto& part : parts) out.insert(out.end(), part.begin(), part.end());
+  return out;
+}
+
+std::vector<float> fullscreen(float z, std::array<float, 4> color) {
+  return concat({vertex(-1, -1, z, color), vertex(3, -1, z, color), vertex(-1, 3, z, color)});
+}
+
+void draw_arrays(maxwell::StreamBuilder& s, uint32_t first, uint32_t count, uint32_t op) {
+  s.method(0, "BEGIN", op).method(0, "SET_VERTEX_ARRAY_START", first).method(0, "DRAW_VERTEX_ARRAY", count).method(0, "END", 0);
+}
+
+void clear_color(maxwell::StreamBuilder& s, std::array<float, 4> color) {
+  for (uint32_t c = 0; c < 4; ++c) s.method(0, "SET_COLOR_CLEAR_VALUE", c, std::bit_cast<uint32_t>(color[c]));
+  s.method(0, "SET_CLEAR_SURFACE_CONTROL", 0);
+  s.method(0, "CLEAR_SURFACE", 0xfu << 2); // R G B A of target 0
+}
+
+std::array<uint8_t, 4> texel8(const std::vector<uint8_t>& pixels, uint32_t width, uint32_t x, uint32_t y) {
+  const uint8_t* p = &pixels[(size_t{y} * width + x) * 4];
+  return {p[0], p[1], p[2], p[3]};
+}
+
+float texel_f32(const std::vector<uint8_t>& pixels, uint32_t width, uint32_t x, uint32_t y, uint32_t c) {
+  float value;
+  std::memcpy(&value, &pixels[(size_t{y} * width + x) * 16 + 4 * c], 4);
+  return value;
+}
+
+void check_no_validation_messages(const vulkan::Context& context) {
+  for (const auto& message : context.validation_log().messages()) UNSCOPED_INFO(message);
+  CHECK(context.validation_log().count() == 0);
 }
 
 RendererScene::RendererScene(vulkan::Context& context_) : context(context_) {

@@ -1,7 +1,9 @@
 #pragma once
 // A GPU with one mapped arena, the Vulkan renderer as its backend, and helpers that write the pushbuffer state a
 // driver writes for a simple draw (programs, a colour target, viewport 0, one vertex stream).
+#include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -10,6 +12,7 @@
 #include "runtime/gpu/textures/blocklinear/surface.h"
 #include "runtime/gpu/vulkan/context.h"
 #include "runtime/gpu/vulkan/renderer/maxwell_renderer.h"
+#include "translator/sass/sm5x/sph_builder.h"
 
 namespace kiln::test {
 
@@ -19,15 +22,31 @@ inline constexpr uint64_t kPushbuffers = kArena, kPrograms = kArena + 0x100000, 
                           kDepthTarget = kArena + 0x400000;
 inline constexpr uint32_t kVertexProgramOffset = 0x0, kFragmentProgramOffset = 0x1000;
 
+inline constexpr uint32_t kRgba8 = 0xd5;   // SET_COLOR_TARGET_FORMAT A8B8G8R8: bytes R, G, B, A
+inline constexpr uint32_t kRgba32f = 0xc0; // RF32_GF32_BF32_AF32
+
 inline uint32_t high(uint64_t address) { return static_cast<uint32_t>(address >> 32); }
 inline uint32_t low(uint64_t address) { return static_cast<uint32_t>(address); }
 
-/// Vertex SPH: reads generic 0..inputs-1 (xyzw each), writes position and generic 0 (xyzw).
-std::vector<uint8_t> vertex_header(uint32_t inputs);
-/// Pixel SPH: reads generic 0 (xyzw, perspective), writes colour target 0 (RGBA).
-std::vector<uint8_t> pixel_header();
+using sass::sm5x::pixel_header;  // translator/sass/sm5x/sph_builder.h
+using sass::sm5x::vertex_header;
 /// SPH + code bytes.
 std::vector<uint8_t> program(const std::vector<uint8_t>& header, const std::vector<uint64_t>& code);
+
+/// One vertex: position (x, y, z, w = 1) then colour (r, g, b, a).
+std::vector<float> vertex(float x, float y, float z, std::array<float, 4> color);
+std::vector<float> concat(std::initializer_list<std::vector<float>> parts);
+/// A triangle covering the whole NDC square: (-1, -1), (3, -1), (-1, 3).
+std::vector<float> fullscreen(float z, std::array<float, 4> color);
+void draw_arrays(maxwell::StreamBuilder& s, uint32_t first, uint32_t count, uint32_t op = 4 /* TRIANGLES */);
+/// Clears colour target 0 (all channels) to `color`.
+void clear_color(maxwell::StreamBuilder& s, std::array<float, 4> color);
+/// RGBA8 texel (x, y) of a tightly packed read-back.
+std::array<uint8_t, 4> texel8(const std::vector<uint8_t>& pixels, uint32_t width, uint32_t x, uint32_t y);
+/// Channel c of RGBA32F texel (x, y) of a tightly packed read-back.
+float texel_f32(const std::vector<uint8_t>& pixels, uint32_t width, uint32_t x, uint32_t y, uint32_t c);
+/// Catch2 check: the context's validation layers reported nothing (messages shown when they did).
+void check_no_validation_messages(const vulkan::Context& context);
 
 struct RendererScene {
   explicit RendererScene(vulkan::Context& context);

@@ -18,38 +18,6 @@ using namespace kiln::test;
 using kiln::sass::sm5x::assemble_program;
 using kiln::sass::sm5x::assemble_sass;
 
-namespace {
-
-constexpr uint32_t kRgba8 = 0xd5;   // SET_COLOR_TARGET_FORMAT A8B8G8R8: bytes R, G, B, A
-constexpr uint32_t kRgba32f = 0xc0; // RF32_GF32_BF32_AF32
-
-/// One vertex: position (x, y, z, w = 1) then colour (r, g, b, a).
-std::vector<float> vertex(float x, float y, float z, std::array<float, 4> color) {
-  return {x, y, z, 1.0f, color[0], color[1], color[2], color[3]};
-}
-
-std::vector<float> concat(std::initializer_list<std::vector<float>> parts) {
-  std::vector<float> out;
-  for (const auto& part : parts) out.insert(out.end(), part.begin(), part.end());
-  return out;
-}
-
-void draw_arrays(maxwell::StreamBuilder& s, uint32_t first, uint32_t count, uint32_t op = 4 /* TRIANGLES */) {
-  s.method(0, "BEGIN", op).method(0, "SET_VERTEX_ARRAY_START", first).method(0, "DRAW_VERTEX_ARRAY", count).method(0, "END", 0);
-}
-
-/// A triangle covering the whole NDC square: (-1, -1), (3, -1), (-1, 3).
-std::vector<float> fullscreen(float z, std::array<float, 4> color) {
-  return concat({vertex(-1, -1, z, color), vertex(3, -1, z, color), vertex(-1, 3, z, color)});
-}
-
-[[maybe_unused]] float texel_f32(const std::vector<uint8_t>& pixels, uint32_t width, uint32_t x, uint32_t y, uint32_t c) {
-  float value;
-  std::memcpy(&value, &pixels[(size_t{y} * width + x) * 16 + 4 * c], 4);
-  return value;
-}
-
-} // namespace
 
 TEST_CASE("a full-screen triangle fills an RGBA8 block-linear target with its colour", "[gpu][renderer]") {
   vulkan::Context context({.validation = true, .synchronization_validation = true});
@@ -72,26 +40,6 @@ TEST_CASE("a full-screen triangle fills an RGBA8 block-linear target with its co
   for (const auto& message : context.validation_log().messages()) UNSCOPED_INFO(message);
 }
 
-namespace {
-
-/// RGBA8 texel (x, y) of a tightly packed read-back.
-std::array<uint8_t, 4> texel8(const std::vector<uint8_t>& pixels, uint32_t width, uint32_t x, uint32_t y) {
-  const uint8_t* p = &pixels[(size_t{y} * width + x) * 4];
-  return {p[0], p[1], p[2], p[3]};
-}
-
-void clear_color(maxwell::StreamBuilder& s, std::array<float, 4> color) {
-  for (uint32_t c = 0; c < 4; ++c) s.method(0, "SET_COLOR_CLEAR_VALUE", c, std::bit_cast<uint32_t>(color[c]));
-  s.method(0, "SET_CLEAR_SURFACE_CONTROL", 0);
-  s.method(0, "CLEAR_SURFACE", 0xfu << 2); // R G B A of target 0
-}
-
-void check_no_validation_messages(const vulkan::Context& context) {
-  for (const auto& message : context.validation_log().messages()) UNSCOPED_INFO(message);
-  CHECK(context.validation_log().count() == 0);
-}
-
-} // namespace
 
 TEST_CASE("a clear cut by scissor 0 changes only the pixels inside the rectangle", "[gpu][renderer]") {
   vulkan::Context context({.validation = true, .synchronization_validation = true});

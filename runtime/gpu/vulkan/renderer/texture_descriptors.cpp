@@ -56,7 +56,9 @@ std::optional<TextureFormat> texture_format(const TextureHeader& h) {
   case 0x09: result = {pick(F::eA2B10G10R10UnormPack32, F::eUndefined, F::eA2B10G10R10UintPack32, F::eUndefined, F::eUndefined), {4}}; break;
   case 0x0c: result = {pick(F::eR16G16Unorm, F::eR16G16Snorm, F::eR16G16Uint, F::eR16G16Sint, F::eR16G16Sfloat), {4}}; break;
   case 0x0f: result = {pick(F::eUndefined, F::eUndefined, F::eR32Uint, F::eR32Sint, F::eR32Sfloat), {4}}; break;
-  case 0x15: result = {type == unorm ? F::eR5G6B5UnormPack16 : F::eUndefined, {2}}; break;
+  // B5G6R5 names its fields from the most significant bit, and the header's R source reads bits 0-4 (Mesa's nouveau
+  // table samples a red-in-bits-11-15 format from this one with sources B, G, R): Vulkan's B5G6R5 layout.
+  case 0x15: result = {type == unorm ? F::eB5G6R5UnormPack16 : F::eUndefined, {2}}; break;
   case 0x18: result = {pick(F::eR8G8Unorm, F::eR8G8Snorm, F::eR8G8Uint, F::eR8G8Sint, F::eUndefined), {2}}; break;
   case 0x1b: result = {pick(F::eR16Unorm, F::eR16Snorm, F::eR16Uint, F::eR16Sint, F::eR16Sfloat), {2}}; break;
   case 0x1d: result = {pick(F::eR8Unorm, F::eR8Snorm, F::eR8Uint, F::eR8Sint, F::eUndefined), {1}}; break;

@@ -53,13 +53,16 @@ const std::vector<BlendFactor>& blend_factors() {
 constexpr Color kSource{0.75f, 0.25f, 0.5f, 0.5f}, kDestination{0.25f, 0.5f, 1.0f, 0.75f}, kConstant{0.5f, 0.125f, 0.75f, 0.25f};
 constexpr uint32_t kBlendWidth = 4, kBlendHeight = 4;
 
-/// Clears an RGBA32F target to kDestination, draws kSource over it with the given blend state, returns pixel (1, 1).
-Color blend_once(RendererScene& scene, uint32_t op, uint32_t source_factor, uint32_t destination_factor) {
+/// Clears an RGBA32F target to kDestination, draws kSource over it with the given blend state (`extra` may add
+/// registers after it), returns pixel (1, 1).
+Color blend_once(RendererScene& scene, uint32_t op, uint32_t source_factor, uint32_t destination_factor,
+                 const std::function<void(maxwell::StreamBuilder&)>& extra = {}) {
   maxwell::StreamBuilder s;
   scene.setup(s, kRgba32f, kBlendWidth, kBlendHeight);
   clear_color(s, kDestination);
   s.method(0, "SET_BLEND", 0, 1).method(0, "SET_BLEND_SEPARATE_FOR_ALPHA", 0).method(0, "SET_BLEND_COLOR_OP", op);
   s.method(0, "SET_BLEND_COLOR_SOURCE_COEFF", source_factor).method(0, "SET_BLEND_COLOR_DEST_COEFF", destination_factor);
+  if (extra) extra(s);
   s.method(0, "SET_BLEND_CONST_RED", std::bit_cast<uint32_t>(kConstant[0])).method(0, "SET_BLEND_CONST_GREEN", std::bit_cast<uint32_t>(kConstant[1]));
   s.method(0, "SET_BLEND_CONST_BLUE", std::bit_cast<uint32_t>(kConstant[2])).method(0, "SET_BLEND_CONST_ALPHA", std::bit_cast<uint32_t>(kConstant[3]));
   draw_arrays(s, 0, 3);
@@ -123,6 +126,37 @@ TEST_CASE("each blend equation combines source and destination as documented", "
       INFO(equation.name << ", channel " << c);
       CHECK(got[c] == equation.result(kSource[c] * fs, kDestination[c] * fd));
     }
+  }
+  check_no_validation_messages(context);
+}
+
+TEST_CASE("separate alpha blending and per-target blend state replace the common colour state", "[gpu][renderer][golden]") {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  RendererScene scene(context);
+  scene.write_pass_through_programs();
+  scene.write_floats(kVertices, fullscreen(0.5f, kSource));
+  SECTION("separate alpha") {
+    // Colour: FUNC_ADD, SRC_ALPHA, ONE_MINUS_SRC_ALPHA; alpha: FUNC_REVERSE_SUBTRACT, ONE, DST_ALPHA:
+    // rgb = src * 0.5 + dst * 0.5, a = dst.a * dst.a - src.a * 1 = 0.5625 - 0.5.
+    const Color got = blend_once(scene, 0x8006, 0x4302, 0x4303, [](maxwell::StreamBuilder& s) {
+      s.method(0, "SET_BLEND_SEPARATE_FOR_ALPHA", 1).method(0, "SET_BLEND_ALPHA_OP", 0x800b);
+      s.method(0, "SET_BLEND_ALPHA_SOURCE_COEFF", 0x4001).method(0, "SET_BLEND_ALPHA_DEST_COEFF", 0x4304);
+    });
+    for (int c = 0; c < 3; ++c) CHECK(got[c] == kSource[c] * 0.5f + kDestination[c] * 0.5f);
+    CHECK(got[3] == kDestination[3] * kDestination[3] - kSource[3]);
+  }
+  SECTION("per target") {
+    // SET_BLEND_STATE_PER_TARGET: target 0 takes its own registers (colour MAX; alpha FUNC_ADD, ZERO, ONE_MINUS_SRC_COLOR
+    // whose alpha factor is 1 - src.a), not the common FUNC_ADD ZERO ZERO that would give 0.
+    const Color got = blend_once(scene, 0x8006, 0x4000, 0x4000, [](maxwell::StreamBuilder& s) {
+      s.method(0, "SET_BLEND_STATE_PER_TARGET", 1);
+      s.method(0, "SET_BLEND_PER_TARGET_SEPARATE_FOR_ALPHA", 0, 1).method(0, "SET_BLEND_PER_TARGET_COLOR_OP", 0, 0x8008);
+      s.method(0, "SET_BLEND_PER_TARGET_COLOR_SOURCE_COEFF", 0, 0x4001).method(0, "SET_BLEND_PER_TARGET_COLOR_DEST_COEFF", 0, 0x4001);
+      s.method(0, "SET_BLEND_PER_TARGET_ALPHA_OP", 0, 0x8006).method(0, "SET_BLEND_PER_TARGET_ALPHA_SOURCE_COEFF", 0, 0x4000);
+      s.method(0, "SET_BLEND_PER_TARGET_ALPHA_DEST_COEFF", 0, 0x4301);
+    });
+    for (int c = 0; c < 3; ++c) CHECK(got[c] == std::max(kSource[c], kDestination[c]));
+    CHECK(got[3] == kDestination[3] * (1 - kSource[3]));
   }
   check_no_validation_messages(context);
 }

@@ -8,6 +8,7 @@
 #include "recompiler/core/title_setup.h"
 #include "recompiler/isa/aarch64/decoder.h"
 #include "recompiler/loaders/elf/elf_file.h"
+#include "recompiler/loaders/switch/switch_module.h"
 #include "runtime/base/error.h"
 #include "runtime/base/file_writer.h"
 
@@ -29,9 +30,15 @@ std::filesystem::path binary_root() {
 
 RecompileSummary recompile(const RecompileOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  if (options.platform != "linux-user") throw Error("unknown platform '" + options.platform + "' (supported: linux-user)");
+  if (options.platform != "linux-user" && options.platform != "switch")
+    throw Error("unknown platform '" + options.platform + "' (supported: linux-user, switch)");
   const TitleSetup setup = prepare_title(options.input, options.config, options.find_config, options.patch_sets);
-  const elf::ElfFile elf(setup.bytes, options.input.string());
+  // Switch NSO/NRO (recognised by magic) are analysed and emitted through an ELF view of the loaded module.
+  const bool switch_module = nx::detect_format(setup.bytes).has_value();
+  const std::string platform = switch_module ? "switch" : options.platform;
+  std::vector<uint8_t> module_elf;
+  if (switch_module) module_elf = nx::to_elf(nx::load_module(setup.bytes, options.input.string(), nx::default_load_base), nx::default_load_base);
+  const elf::ElfFile elf(switch_module ? std::span<const uint8_t>(module_elf) : std::span<const uint8_t>(setup.bytes), options.input.string());
   const a64::Decoder decoder;
   const analysis::Program program(elf, decoder, setup.hints);
   check_against_program(setup, program);
@@ -39,10 +46,11 @@ RecompileSummary recompile(const RecompileOptions& options) {
   emit_options.output = options.output;
   emit_options.source_root = source_root();
   emit_options.binary_root = binary_root();
-  emit_options.platform = options.platform;
+  emit_options.platform = platform;
   emit_options.customization = setup.customization;
   const emit::EmitReport report = emit::emit_project(program, options.input, emit_options);
   RecompileSummary summary;
+  summary.platform = platform;
   summary.functions = report.functions;
   summary.instructions = report.instructions;
   summary.jump_tables = program.jump_tables().size();

@@ -20,6 +20,7 @@ struct RecompileOptions {
 };
 
 struct RecompileSummary {
+  std::string platform;                        ///< "switch" for NSO/NRO input, else the option's
   size_t functions = 0;
   size_t instructions = 0;
   size_t jump_tables = 0;

@@ -7,8 +7,8 @@
 #     cleanly under qemu-aarch64 (no GPU there), recompile it and run it on kiln's nvgpu devices, which write
 #     its PNG frames; print where they are,
 #  5. list the Vulkan device and render + read back a target (bring-up check).
-# The GPU title's 3D draws wait for the Vulkan renderer; today its frames come from the 2D, inline-to-memory
-# and copy engines (docs/nvgpu.md says what is drawn and what is not yet).
+# The GPU title's frames come from the 2D, inline-to-memory, copy and 3D engines (a textured, depth-tested,
+# blended triangle scene drawn by kiln's Vulkan renderer; docs/nvgpu.md says what is drawn).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$(cd "${1:-$root/build}" && pwd)"
@@ -43,7 +43,13 @@ echo "== kiln sample: games/sample-triangle -> static AArch64 ELF (GPU title)"
 gpu_out="$out/triangle"
 mkdir -p "$gpu_out"
 # -fno-tree-vectorize: GCC would vectorise the texture loop with SSRA, which the recompiler lacks so far.
-aarch64-linux-gnu-gcc -static -O2 -fno-tree-vectorize -I"$root/games/common" -o "$gpu_out/sample-triangle.elf" \
+# Its Maxwell programs: SASS text assembled into headers that main.c includes as "shaders/<name>.h".
+mkdir -p "$gpu_out/include/shaders"
+for shader in pass_through.vert:vertex colour.frag:pixel textured.frag:pixel; do
+  "$kiln" shaders assemble --arch sm53 --stage "${shader#*:}" "$root/games/sample-triangle/shaders/${shader%%:*}.sass" \
+    -o "$gpu_out/include/shaders/${shader%%:*}.h"
+done
+aarch64-linux-gnu-gcc -static -O2 -fno-tree-vectorize -I"$root/games/common" -I"$gpu_out/include" -o "$gpu_out/sample-triangle.elf" \
   "$root/games/sample-triangle/main.c" "$root/games/common/kiln_gpu.c" "$root/games/common/png_writer.c"
 echo "== kiln sample: under qemu-aarch64 there is no GPU; the title must say so and stop"
 if qemu-aarch64 "$gpu_out/sample-triangle.elf" "$gpu_out" > "$gpu_out/qemu.txt" 2>&1; then

@@ -48,3 +48,39 @@ KILN_R3000_OP(teq) { if (detail::rs(c, w) == detail::rt(c, w)) raise_exception(c
 KILN_R3000_OP(tne) { if (detail::rs(c, w) != detail::rt(c, w)) raise_exception(c, ExceptionCode::trap, w, pc); }
 /// One thread, no other observers: SYNC orders nothing kiln can see.
 KILN_R3000_OP(sync) {}
+
+// MADD/MADDU/MSUB/MSUBU: HI:LO += / -= rs * rt (64-bit).
+namespace detail {
+inline uint64_t hilo(const Cpu& c) { return uint64_t{c.hi} << 32 | c.lo; }
+inline void set_hilo(Cpu& c, uint64_t v) { c.hi = static_cast<uint32_t>(v >> 32); c.lo = static_cast<uint32_t>(v); }
+inline uint64_t signed_product(const Cpu& c, uint32_t w) {
+  return static_cast<uint64_t>(int64_t{signed_of(rs(c, w))} * signed_of(rt(c, w)));
+}
+} // namespace detail
+KILN_R3000_OP(madd) { detail::set_hilo(c, detail::hilo(c) + detail::signed_product(c, w)); }
+KILN_R3000_OP(maddu) { detail::set_hilo(c, detail::hilo(c) + uint64_t{detail::rs(c, w)} * detail::rt(c, w)); }
+KILN_R3000_OP(msub) { detail::set_hilo(c, detail::hilo(c) - detail::signed_product(c, w)); }
+KILN_R3000_OP(msubu) { detail::set_hilo(c, detail::hilo(c) - uint64_t{detail::rs(c, w)} * detail::rt(c, w)); }
+
+/// LL/SC: one guest thread and no interrupts between them, so SC always succeeds (rt = 1).
+KILN_R3000_OP(ll) {
+  uint32_t a;
+  if (detail::address(c, w, pc, 4, false, a)) set_gpr(c, field_rt(w), bus.read32(a));
+}
+KILN_R3000_OP(sc) {
+  uint32_t a;
+  if (detail::address(c, w, pc, 4, true, a)) {
+    bus.write32(a, detail::rt(c, w));
+    set_gpr(c, field_rt(w), 1);
+  }
+}
+KILN_R3000_OP(pref) {} // a cache hint
+
+/// RDHWR rt, $29 reads UserLocal, the TLS pointer Linux keeps from set_thread_area (Bus::user_local()). Other
+/// hardware registers (CPU number, counter) are not offered: Reserved Instruction, as a kernel that hides them.
+KILN_R3000_OP(rdhwr) {
+  if constexpr (requires(Bus& b) { b.user_local(); }) {
+    if (field_rd(w) == 29) return set_gpr(c, field_rt(w), bus.user_local());
+  }
+  raise_exception(c, ExceptionCode::reserved_instruction, w, pc);
+}

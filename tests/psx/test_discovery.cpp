@@ -91,7 +91,7 @@ TEST_CASE("mips emitter runs the delay slot between a branch and its transfer", 
   // JAL at 80010000h: the call's semantics, then its delay slot (ADDIU at 80010004h), then the host call.
   const size_t jal = out.find("kiln::r3000::jal(c, bus, 0x0c004010u, 0x80010000u)");
   const size_t slot = out.find("kiln::r3000::take_issued_branch(c); kiln::r3000::addiu(c, bus, 0x24040001u, 0x80010004u)");
-  const size_t call = out.find("f_80010040(m); kiln::psx::check_return(m, 0x80010000u, 0x80010008u)");
+  const size_t call = out.find("f_80010040(m); kiln_platform::check_return(m, 0x80010000u, 0x80010008u)");
   REQUIRE(jal != std::string::npos);
   REQUIRE(slot != std::string::npos);
   REQUIRE(call != std::string::npos);
@@ -105,7 +105,7 @@ TEST_CASE("mips emitter runs the delay slot between a branch and its transfer", 
   CHECK(out.find("0x80010048u);") != std::string::npos);
   // The stub's JR is a tail call to the BIOS entry, after its delay slot set $t1.
   const size_t stub_slot = out.find("kiln::r3000::addiu(c, bus, 0x2409003fu, 0x800100c8u)");
-  const size_t stub_jump = out.find("{ c.pc = 0x000000a0u; kiln::psx::call_guest(m, 0x000000a0u); return; }");
+  const size_t stub_jump = out.find("{ c.pc = 0x000000a0u; kiln_platform::call_guest(m, 0x000000a0u); return; }");
   REQUIRE(stub_slot != std::string::npos);
   REQUIRE(stub_jump != std::string::npos);
   CHECK(stub_slot < stub_jump);
@@ -119,7 +119,7 @@ TEST_CASE("mips emitter runs the delay slot between a branch and its transfer", 
   CHECK(untranslated[0].address == base + 0xB0);
   CHECK(untranslated[0].word == 0xFC000000u);
   CHECK(untranslated[0].function == base + 0xB0);
-  CHECK(out.find("kiln::psx::untranslated(m, 0x800100b0u, 0xfc000000u") != std::string::npos);
+  CHECK(out.find("kiln_platform::untranslated(m, 0x800100b0u, 0xfc000000u") != std::string::npos);
 }
 
 TEST_CASE("mips discovery rejects an entry point outside the text", "[psx]") {

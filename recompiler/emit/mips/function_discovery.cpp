@@ -35,8 +35,9 @@ uint32_t static_target(const Instruction& i) {
   return r3000::branch_target(i.word, i.address + 4);
 }
 
-ProgramImage::ProgramImage(std::vector<uint8_t> text, uint32_t base, uint32_t entry, const Decoder& decoder, std::string name)
-    : text_(std::move(text)), base_(base), entry_(entry), name_(std::move(name)) {
+ProgramImage::ProgramImage(std::vector<uint8_t> text, uint32_t base, uint32_t entry, const Decoder& decoder, std::string name,
+                           std::vector<uint32_t> data_words)
+    : text_(std::move(text)), base_(base), entry_(entry), name_(std::move(name)), data_words_(std::move(data_words)) {
   if (!contains(entry)) throw Error(at_address(name_, entry), "the entry point is outside the text");
   for (uint32_t a = base_; a < end(); a += 4) instructions_.push_back(decoder.decode(word(a), a));
   discover();
@@ -136,6 +137,8 @@ void ProgramImage::add_code_pointers() {
       }
     }
   }
+  for (uint32_t w : data_words_)
+    if (plausible(w)) found.insert(w);
   starts_.insert(found.begin(), found.end());
 }
 

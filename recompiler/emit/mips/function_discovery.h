@@ -28,7 +28,9 @@ struct Function {
 class ProgramImage {
 public:
   /// `text` is loaded at `base`; decoding uses `decoder` (its variant), `name` names the file in errors.
-  ProgramImage(std::vector<uint8_t> text, uint32_t base, uint32_t entry, const Decoder& decoder, std::string name);
+  /// `data_words`: words of other segments (an ELF's GOT and .data) that may hold code pointers.
+  ProgramImage(std::vector<uint8_t> text, uint32_t base, uint32_t entry, const Decoder& decoder, std::string name,
+               std::vector<uint32_t> data_words = {});
 
   uint32_t base() const { return base_; }
   uint32_t end() const { return base_ + static_cast<uint32_t>(text_.size() & ~size_t{3}); }
@@ -59,6 +61,7 @@ private:
   uint32_t base_, entry_;
   std::string name_;
   std::vector<Instruction> instructions_;
+  std::vector<uint32_t> data_words_;
   std::set<uint32_t> starts_;
   std::set<uint32_t> table_words_; ///< addresses of words that belong to a jump table
   std::vector<Function> functions_;

@@ -68,7 +68,16 @@ PsxRecompileReport recompile_mipsel_linux(const PsxRecompileOptions& options) {
   if (!text_segment.contains(program.code_start)) throw Error(in_file(program.name), "the code sections are not in the entry point's segment");
   const size_t skipped = program.code_start - text_segment.address;
   std::vector<uint8_t> code(program.data[text_index].begin() + static_cast<std::ptrdiff_t>(skipped), program.data[text_index].end());
-  const ProgramImage image(std::move(code), program.code_start, program.entry, decoder, program.name);
+  // Code pointers also live in the other segments: the GOT (glibc is abicalls code: `lw $t9, %call16(f)($gp);
+  // jalr $t9`), function pointer tables in .data.
+  std::vector<uint32_t> data_words;
+  for (size_t i = 0; i < program.segments.size(); ++i) {
+    if (i == text_index) continue;
+    const std::vector<uint8_t>& d = program.data[i];
+    for (size_t k = 0; k + 4 <= d.size(); k += 4)
+      data_words.push_back(static_cast<uint32_t>(d[k] | d[k + 1] << 8 | d[k + 2] << 16 | uint32_t{d[k + 3]} << 24));
+  }
+  const ProgramImage image(std::move(code), program.code_start, program.entry, decoder, program.name, std::move(data_words));
 
   PsxRecompileReport report;
   auto write = [&](const std::string& name, std::string_view text) {

@@ -107,6 +107,14 @@ constexpr Encoding table[] = {
   {Opcode::teq,   "teq",   special(0x34), 0xFC00003F, 0xFC00003F, in_mips32r2, F::rs_rt, L::none, {MIPS_INS_TEQ}, false},
   {Opcode::tne,   "tne",   special(0x36), 0xFC00003F, 0xFC00003F, in_mips32r2, F::rs_rt, L::none, {MIPS_INS_TNE}, false},
   {Opcode::sync,  "sync",  special(0x0F), 0xFFFFF83F, 0xFFFFF83F, in_mips32r2, F::none, L::none, {MIPS_INS_SYNC}, false},
+  {Opcode::madd,  "madd",  primary(0x1C) | 0x00, 0xFC00FFFF, 0xFC00FFFF, in_mips32r2, F::rs_rt, L::none, {MIPS_INS_MADD}, false},
+  {Opcode::maddu, "maddu", primary(0x1C) | 0x01, 0xFC00FFFF, 0xFC00FFFF, in_mips32r2, F::rs_rt, L::none, {MIPS_INS_MADDU}, false},
+  {Opcode::msub,  "msub",  primary(0x1C) | 0x04, 0xFC00FFFF, 0xFC00FFFF, in_mips32r2, F::rs_rt, L::none, {MIPS_INS_MSUB}, false},
+  {Opcode::msubu, "msubu", primary(0x1C) | 0x05, 0xFC00FFFF, 0xFC00FFFF, in_mips32r2, F::rs_rt, L::none, {MIPS_INS_MSUBU}, false},
+  {Opcode::ll,    "ll",    primary(0x30), primary_only, primary_only, in_mips32r2, F::rt_mem, L::none, {MIPS_INS_LL}, false},
+  {Opcode::sc,    "sc",    primary(0x38), primary_only, primary_only, in_mips32r2, F::rt_mem, L::none, {MIPS_INS_SC}, false},
+  {Opcode::pref,  "pref",  primary(0x33), primary_only, primary_only, in_mips32r2, F::rt_mem, L::none, {MIPS_INS_PREF}, false},
+  {Opcode::rdhwr, "rdhwr", primary(0x1F) | 0x3B, 0xFFE007FF, 0xFFE007FF, in_mips32r2, F::rt_cop_rd, L::none, {MIPS_INS_RDHWR}, false},
 };
 // clang-format on
 

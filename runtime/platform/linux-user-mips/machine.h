@@ -37,6 +37,7 @@ struct Bus {
   void write8(uint32_t a, uint8_t v) const { write(a, v); }
   void write16(uint32_t a, uint16_t v) const { write(a, v); }
   void write32(uint32_t a, uint32_t v) const { write(a, v); }
+  uint32_t user_local() const { return m.thread_pointer; } ///< RDHWR $29
 };
 
 /// Reserves the 4 GiB address space (inaccessible until mapped).

@@ -225,3 +225,27 @@ TEST_CASE("mips32r2: the additions glibc code uses, results derived from the MIP
   CHECK(c.gpr[13] == 0x78123456u);
   CHECK(c.gpr[14] == 32u);
 }
+
+TEST_CASE("mips32r2: MADD/MSUB accumulate into HI:LO, SC stores and reports success", "[mips][semantics]") {
+  r3000::Cpu c;
+  RamBus<Variant::mips32r2> bus;
+  c.gpr[1] = 0x80000000; // -2^31
+  c.gpr[2] = 2;
+  c.gpr[3] = 0x11223344;
+  c.hi = 0;
+  c.lo = 5;
+  const std::vector<uint32_t> program = {
+      assemble(Opcode::madd, {.rs = 1, .rt = 2}),               // 5 + (-2^32) = 0xFFFFFFFF:00000005
+      assemble(Opcode::maddu, {.rs = 1, .rt = 2}),              // + 2^32 = 0x00000000:00000005
+      assemble(Opcode::msub, {.rs = 2, .rt = 2}),               // - 4 = 1
+      assemble(Opcode::ll, {.rs = 0, .rt = 4, .imm = 0x100}),   // $4 = word at 0x100
+      assemble(Opcode::sc, {.rs = 0, .rt = 3, .imm = 0x100}),   // stores $3, $3 = 1
+  };
+  bus.write32(0x100, 0xCAFEF00D);
+  run(c, bus, program);
+  CHECK(c.hi == 0u);
+  CHECK(c.lo == 1u);
+  CHECK(c.gpr[4] == 0xCAFEF00Du);
+  CHECK(bus.read32(0x100) == 0x11223344u);
+  CHECK(c.gpr[3] == 1u);
+}

@@ -12,7 +12,9 @@ namespace kiln::nx {
 namespace {
 
 constexpr uint32_t magic_nso = 0x304f534e, magic_nro = 0x304f524e, magic_mod0 = 0x30444f4d; // "NSO0" "NRO0" "MOD0"
-constexpr uint64_t max_image_size = uint64_t{1} << 30; // far above any real module; keeps hostile sizes from allocating
+constexpr uint64_t max_image_size = uint64_t{512} << 20; // far above any real module; keeps hostile sizes from allocating
+constexpr uint64_t max_bss_size = uint64_t{4} << 30;      // .bss is not allocated: only its size is kept
+constexpr uint64_t lz4_max_ratio = 255;                   // an LZ4 block cannot expand further
 constexpr uint64_t dt_null = 0, dt_pltrelsz = 2, dt_strtab = 5, dt_symtab = 6, dt_rela = 7, dt_relasz = 8, dt_strsz = 10,
                    dt_jmprel = 23;
 constexpr uint32_t r_aarch64_relative = 1027;
@@ -29,8 +31,8 @@ std::vector<uint8_t> allocate_image(Module& module, const ByteReader& file, uint
     end = s.memory_offset + s.size;
     if (end > max_image_size) file.fail_at(at, fmt::format("{} segment ends at {:#x}, beyond the {:#x}-byte limit", s.name, end, max_image_size));
   }
-  if (end + module.bss_size > max_image_size) file.fail(fmt::format(".bss size {:#x} puts the module beyond the size limit", module.bss_size));
-  return std::vector<uint8_t>(end + module.bss_size, 0);
+  if (end + module.bss_size > max_bss_size) file.fail(fmt::format(".bss size {:#x} puts the module beyond the size limit", module.bss_size));
+  return std::vector<uint8_t>(end, 0);
 }
 
 void check_file_range(const ByteReader& file, uint64_t header_at, const Segment& s) {
@@ -126,6 +128,8 @@ Module load_nso(std::span<const uint8_t> bytes, const std::string& name) {
     s.writable = i == 2;
     if (!s.compressed && s.file_size != s.size)
       file.fail_at(0x60 + 4 * i, fmt::format("{} segment is uncompressed but its file size {:#x} differs from its size {:#x}", s.name, s.file_size, s.size));
+    if (s.compressed && s.size > s.file_size * lz4_max_ratio + 16)
+      file.fail_at(0x18 + 0x10 * i, fmt::format("{} segment size {:#x} is more than LZ4 can expand {:#x} compressed bytes to", s.name, s.size, s.file_size));
     check_file_range(file, 0x10 + 0x10 * i, s);
     module.segments.push_back(s);
   }

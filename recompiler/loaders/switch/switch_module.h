@@ -47,7 +47,7 @@ struct Module {
   std::array<uint8_t, 32> build_id{};
   std::vector<Segment> segments; ///< text, rodata, data (in that order)
   uint64_t bss_size = 0;
-  std::vector<uint8_t> image;    ///< the module in memory from offset 0 (.bss included, zero)
+  std::vector<uint8_t> image;    ///< the module in memory from offset 0 to the end of data (.bss, zero, follows)
   std::optional<uint64_t> mod0_offset;
   std::optional<uint64_t> dynamic_offset;
   std::vector<Symbol> symbols;

@@ -170,6 +170,7 @@ TEST_CASE("Malformed NSO and NRO files are errors naming file and offset", "[swi
   require_error(patched(f.nso, 0x10, 0xfffff000), "text segment file range");
   require_error(patched(f.nso, 0x18, load<uint32_t>(f.nso.data() + 0x18, Endian::little) + 4), "text segment decompresses to");
   require_error(patched(f.nso, 0x24, 0), "overlaps the previous segment");
+  require_error(patched(f.nso, 0x18, 0x1000000), "more than LZ4 can expand");
   auto bad_hash = f.nso;
   bad_hash[0xc0] ^= 1;
   require_error(bad_hash, "rodata segment SHA-256 does not match");

@@ -136,6 +136,19 @@ TEST_CASE("NRO: segments read back, R_AARCH64_RELATIVE applied for the load base
   const uint64_t pointer = f.symbol("pointer") - f.base();
   CHECK(load<uint64_t>(high.image.data() + pointer, Endian::little) == nx::default_load_base + (f.symbol("classify") - f.base()));
   CHECK(symbol_offsets(high) == symbol_offsets(nx::load_nso(f.nso, "sample.nso")));
+
+  // Another type (R_AARCH64_ABS64 = 257) is listed, not applied: the word keeps its stored zero.
+  const auto layout = nx::testing::lay_out(f.elf);
+  const uint64_t rela = (layout.dynstr_offset + layout.dynstr_size + 7) / 8 * 8;
+  auto other = f.nro;
+  REQUIRE(load<uint64_t>(other.data() + rela + 8, Endian::little) == 1027);
+  store<uint64_t>(other.data() + rela + 8, 257, Endian::little);
+  const nx::Module unapplied = nx::load_nro(other, "other.nro", nx::default_load_base);
+  CHECK(unapplied.applied_relocations == 0);
+  REQUIRE(unapplied.unapplied_relocations.size() == 1);
+  CHECK(unapplied.unapplied_relocations[0].type == 257);
+  CHECK(unapplied.unapplied_relocations[0].offset == pointer);
+  CHECK(load<uint64_t>(unapplied.image.data() + pointer, Endian::little) == 0);
 }
 
 TEST_CASE("A loaded module as an ELF: same segments at the load base, entry at text, symbols moved", "[switch]") {

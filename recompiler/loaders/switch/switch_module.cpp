@@ -7,6 +7,7 @@
 
 #include "recompiler/loaders/switch/sha256.h"
 #include "runtime/base/byte_reader.h"
+#include "runtime/base/log.h"
 
 namespace kiln::nx {
 namespace {
@@ -199,6 +200,11 @@ Module load_nro(std::span<const uint8_t> bytes, const std::string& name, uint64_
       image.fail_at(module.dynamic_offset.value_or(0), fmt::format("R_AARCH64_RELATIVE target {:#x} is outside the module", r.offset));
     store<uint64_t>(module.image.data() + r.offset, load_base + static_cast<uint64_t>(r.addend), Endian::little);
     ++module.applied_relocations;
+  }
+  if (!module.unapplied_relocations.empty()) {
+    const Relocation& first = module.unapplied_relocations.front();
+    log::warning("{}: {} relocations of types other than R_AARCH64_RELATIVE left as stored (first: type {} at offset {:#x})", name,
+                 module.unapplied_relocations.size(), first.type, first.offset);
   }
   return module;
 }

@@ -75,7 +75,7 @@ TEST_CASE("SHA-256 matches the FIPS 180-4 examples", "[switch]") {
   CHECK(hex(nx::sha256({})) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 }
 
-TEST_CASE("NSO: LZ4 segments decompress to the ELF's segment bytes; hashes, build ID, MOD0 and symbols read back", "[switch]") {
+TEST_CASE("NSO: LZ4 segments decompress to the ELF's segment bytes, with hashes, build ID, MOD0 and symbols", "[switch]") {
   const Fixture f;
   REQUIRE(nx::detect_format(f.nso) == nx::Format::nso);
   const nx::Module m = nx::load_nso(f.nso, "sample.nso");

@@ -79,3 +79,7 @@ done
 echo "kiln sample: the recompiled PS1 sample agrees with the interpreter; frames in $out/psx/recompiled-run"
 
 echo "kiln sample: done; outputs in $out"
+echo "kiln sample: frames of the GPU title games/sample-triangle (textured, depth-tested, blended triangles):"
+ls "$frames"/*.png
+echo "kiln sample: frames of the PS1 title games/sample-psx:"
+ls "$out"/psx/recompiled-run/frame*.png

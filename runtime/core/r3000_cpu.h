@@ -62,6 +62,8 @@ struct Cpu {
   PendingBranch branch;  ///< issued by this instruction (its delay slot is the next one)
   uint32_t cop0[32] = {};
   bool exception_taken = false; ///< set when this instruction raised an exception (PC is then the vector)
+  uint32_t fpr[32] = {}; ///< MIPS32r2 COP1 (FR = 0, the o32 mode: a double is the even/odd pair, low word even)
+  uint32_t fcsr = 0;     ///< COP1 control register 31
 
   Cpu() { cop0[cop0::prid] = cop0::r3000a_prid; }
 };

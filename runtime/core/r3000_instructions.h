@@ -15,7 +15,8 @@
   /* COP0 */ X(mfc0) X(mtc0) X(rfe)                                                                              \
   /* COP2 = GTE */ X(mfc2) X(cfc2) X(mtc2) X(ctc2) X(cop2) X(lwc2) X(swc2)                                                     \
   /* MIPS32r2 (r3000_mips32r2_ops.h) */ X(mul) X(movz) X(movn) X(clz) X(clo) X(seb) X(seh) X(wsbh) X(ext) X(ins)      \
-  X(rotr) X(rotrv) X(teq) X(tne) X(sync) X(madd) X(maddu) X(msub) X(msubu) X(ll) X(sc) X(pref) X(rdhwr)
+  X(rotr) X(rotrv) X(teq) X(tne) X(sync) X(madd) X(maddu) X(msub) X(msubu) X(ll) X(sc) X(pref) X(rdhwr)  \
+  X(lwc1) X(swc1) X(ldc1) X(sdc1) X(mfc1) X(mtc1) X(cfc1) X(ctc1)
 
 #include <cstdint>
 

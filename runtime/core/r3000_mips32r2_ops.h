@@ -84,3 +84,34 @@ KILN_R3000_OP(rdhwr) {
   }
   raise_exception(c, ExceptionCode::reserved_instruction, w, pc);
 }
+
+// COP1 moves and loads/stores (the FPU's arithmetic is not offered yet). FR = 0: LDC1/SDC1 move the even/odd
+// register pair; FIR (control register 0) reads 0 (no FPU features), FCSR is register 31.
+KILN_R3000_OP(lwc1) {
+  uint32_t a;
+  if (detail::address(c, w, pc, 4, false, a)) c.fpr[field_rt(w)] = bus.read32(a);
+}
+KILN_R3000_OP(swc1) {
+  uint32_t a;
+  if (detail::address(c, w, pc, 4, true, a)) bus.write32(a, c.fpr[field_rt(w)]);
+}
+KILN_R3000_OP(ldc1) {
+  uint32_t a;
+  if (detail::address(c, w, pc, 8, false, a)) {
+    const unsigned f = field_rt(w) & 30;
+    c.fpr[f] = bus.read32(a);
+    c.fpr[f + 1] = bus.read32(a + 4);
+  }
+}
+KILN_R3000_OP(sdc1) {
+  uint32_t a;
+  if (detail::address(c, w, pc, 8, true, a)) {
+    const unsigned f = field_rt(w) & 30;
+    bus.write32(a, c.fpr[f]);
+    bus.write32(a + 4, c.fpr[f + 1]);
+  }
+}
+KILN_R3000_OP(mfc1) { set_gpr(c, field_rt(w), c.fpr[field_rd(w)]); }
+KILN_R3000_OP(mtc1) { c.fpr[field_rd(w)] = detail::rt(c, w); }
+KILN_R3000_OP(cfc1) { set_gpr(c, field_rt(w), field_rd(w) == 31 ? c.fcsr : 0u); }
+KILN_R3000_OP(ctc1) { if (field_rd(w) == 31) c.fcsr = detail::rt(c, w); }

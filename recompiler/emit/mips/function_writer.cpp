@@ -27,7 +27,8 @@ bool can_raise(Opcode op) {
     case Opcode::sb: case Opcode::sh: case Opcode::sw:
     case Opcode::mfc2: case Opcode::cfc2: case Opcode::mtc2: case Opcode::ctc2: case Opcode::cop2:
     case Opcode::lwc2: case Opcode::swc2: case Opcode::teq: case Opcode::tne:
-    case Opcode::ll: case Opcode::sc: case Opcode::rdhwr:
+    case Opcode::ll: case Opcode::sc: case Opcode::rdhwr: case Opcode::lwc1: case Opcode::swc1: case Opcode::ldc1:
+    case Opcode::sdc1:
       return true;
     default: return false;
   }

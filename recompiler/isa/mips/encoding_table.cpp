@@ -115,6 +115,14 @@ constexpr Encoding table[] = {
   {Opcode::sc,    "sc",    primary(0x38), primary_only, primary_only, in_mips32r2, F::rt_mem, L::none, {MIPS_INS_SC}, false},
   {Opcode::pref,  "pref",  primary(0x33), primary_only, primary_only, in_mips32r2, F::rt_mem, L::none, {MIPS_INS_PREF}, false},
   {Opcode::rdhwr, "rdhwr", primary(0x1F) | 0x3B, 0xFFE007FF, 0xFFE007FF, in_mips32r2, F::rt_cop_rd, L::none, {MIPS_INS_RDHWR}, false},
+  {Opcode::lwc1,  "lwc1",  primary(0x31), primary_only, primary_only, in_mips32r2, F::rt_mem, L::none, {MIPS_INS_LWC1}, false},
+  {Opcode::swc1,  "swc1",  primary(0x39), primary_only, primary_only, in_mips32r2, F::rt_mem, L::none, {MIPS_INS_SWC1}, false},
+  {Opcode::ldc1,  "ldc1",  primary(0x35), primary_only, primary_only, in_mips32r2, F::rt_mem, L::none, {MIPS_INS_LDC1}, false},
+  {Opcode::sdc1,  "sdc1",  primary(0x3D), primary_only, primary_only, in_mips32r2, F::rt_mem, L::none, {MIPS_INS_SDC1}, false},
+  {Opcode::mfc1,  "mfc1",  cop(1, 0x00), cop_move, 0xFFE007FF, in_mips32r2, F::rt_cop_rd, L::none, {MIPS_INS_MFC1}, false},
+  {Opcode::mtc1,  "mtc1",  cop(1, 0x04), cop_move, 0xFFE007FF, in_mips32r2, F::rt_cop_rd, L::none, {MIPS_INS_MTC1}, false},
+  {Opcode::cfc1,  "cfc1",  cop(1, 0x02), cop_move, 0xFFE007FF, in_mips32r2, F::rt_cop_rd, L::none, {MIPS_INS_CFC1}, false},
+  {Opcode::ctc1,  "ctc1",  cop(1, 0x06), cop_move, 0xFFE007FF, in_mips32r2, F::rt_cop_rd, L::none, {MIPS_INS_CTC1}, false},
 };
 // clang-format on
 
@@ -167,7 +175,7 @@ std::string format_instruction(const Encoding& row, uint32_t word, uint32_t addr
     case Form::rs_rt_offset: return fmt::format("{} {}, {}, {:#x}", m, rs, rt, branch);
     case Form::rs_offset: return fmt::format("{} {}, {:#x}", m, rs, branch);
     case Form::jump: return fmt::format("{} {:#x}", m, ((address + 4) & 0xF0000000u) | (word & 0x03FFFFFFu) << 2);
-    case Form::rt_mem: return fmt::format("{} {}, {}({})", m, (row.opcode == Opcode::lwc2 || row.opcode == Opcode::swc2) ? fmt::format("${}", (word >> 16) & 31) : std::string(rt), simm, rs);
+    case Form::rt_mem: return fmt::format("{} {}, {}({})", m, (row.opcode == Opcode::lwc2 || row.opcode == Opcode::swc2 || row.opcode == Opcode::lwc1 || row.opcode == Opcode::swc1 || row.opcode == Opcode::ldc1 || row.opcode == Opcode::sdc1) ? fmt::format("${}", (word >> 16) & 31) : std::string(rt), simm, rs);
     case Form::rt_cop_rd: return fmt::format("{} {}, ${}", m, rt, (word >> 11) & 31);
     case Form::none: return std::string(m);
     case Form::cop2_command: return fmt::format("{} {:#x}", m, word & 0x01FFFFFF);

@@ -139,7 +139,14 @@ void shift_immediate(const Instruction& i, EmitTarget& out) {
   if (s.operation == "SHL") set(out, i.reg(0), fmt::format("kiln::rt::v_map1<{}, {}>({}, [](auto x) {{ return x << {}; }})", e, s.lanes, a, amount));
   else if (s.operation == "USHR") set(out, i.reg(0), fmt::format("kiln::rt::v_map1<{}, {}>({}, [](auto x) {{ return {} >= {} ? 0 : x >> {}; }})", e, s.lanes, a, amount, s.bits, amount % s.bits));
   else if (s.operation == "SSHR") set(out, i.reg(0), fmt::format("kiln::rt::v_map1<{}, {}>({}, [](auto x) {{ return ({})(({})x >> {}); }})", e, s.lanes, a, e, stype(s.bits), std::min<int64_t>(amount, s.bits - 1)));
-  else if (s.operation == "SHRN") { // narrow: arrangement names the narrow result
+  else if (s.operation == "USRA" || s.operation == "SSRA") { // (d, d, n, amount): d += n >> amount, lane by lane
+    const int64_t shift = i.imm(3);
+    const std::string shifted = s.operation == "USRA"
+        ? (shift >= s.bits ? std::string("0") : fmt::format("(x >> {})", shift))
+        : fmt::format("({})(({})x >> {})", e, stype(s.bits), std::min<int64_t>(shift, s.bits - 1));
+    set(out, i.reg(0), fmt::format("kiln::rt::v_map2<{}, {}>({}, {}, [](auto acc, auto x) {{ return acc + {}; }})", e, s.lanes,
+                                   vreg(i.reg(1)), vreg(i.reg(2)), shifted));
+  } else if (s.operation == "SHRN") { // narrow: arrangement names the narrow result
     const bool high = s.full();
     const Register& src = i.reg(high ? 2 : 1);
     set(out, i.reg(0), fmt::format("kiln::rt::v_narrow<{}, {}, {}>({}, {}, {}, [](auto x) {{ return x >> {}; }})", utype(s.bits * 2), e, 64 / s.bits,
@@ -420,7 +427,7 @@ void register_simd(Registry& r) {
   for (const char* a : int_arrangements) { add(std::string("NEG") + a, lanewise); add(std::string("ABS") + a, lanewise); }
   for (const char* a : float_arrangements) { add(std::string("FNEG") + a, lanewise); add(std::string("FABS") + a, lanewise); add(std::string("FSQRT") + a, lanewise); }
   for (const char* a : {"v8i8", "v16i8"}) for (const char* op : {"BSL", "BIT", "BIF"}) add(std::string(op) + a, bitwise_select);
-  for (const char* a : int_arrangements) for (const char* op : {"SHL", "USHR", "SSHR"}) add(std::string(op) + a + "_shift", shift_immediate);
+  for (const char* a : int_arrangements) for (const char* op : {"SHL", "USHR", "SSHR", "USRA", "SSRA"}) add(std::string(op) + a + "_shift", shift_immediate);
   for (const char* a : {"v8i8", "v16i8", "v4i16", "v8i16", "v2i32", "v4i32"}) {
     add(std::string("SHRN") + a + "_shift", shift_immediate);
     add(std::string("USHLL") + a + "_shift", shift_immediate);

@@ -42,7 +42,7 @@ echo "kiln sample: recompiled output is identical to qemu-aarch64's"
 echo "== kiln sample: games/sample-triangle -> static AArch64 ELF (GPU title)"
 gpu_out="$out/triangle"
 mkdir -p "$gpu_out"
-# -fno-tree-vectorize: GCC would vectorise the texture loop with SSRA, which the recompiler lacks so far.
+# -fno-tree-vectorize: GCC would vectorise the PNG writer with single-lane LD1, which the recompiler lacks so far.
 # Its Maxwell programs: SASS text assembled into headers that main.c includes as "shaders/<name>.h".
 mkdir -p "$gpu_out/include/shaders"
 for shader in pass_through.vert:vertex colour.frag:pixel textured.frag:pixel; do

@@ -156,9 +156,12 @@ Capture Capture::load(const std::filesystem::path& path) {
 CaptureRecorder::CaptureRecorder(Gpu& gpu) : gpu_(gpu) {
   capture_.channel_count = gpu.channel_count();
   gpu_.memory().set_first_touch_callback([this](uint64_t page, std::span<const uint8_t> bytes) {
-    capture_.pages.emplace(page, capture_.add_blob(bytes));
+    const Hash128 content = capture_.add_blob(bytes);
+    capture_.pages.emplace(page, content);
+    recorded_[page] = content;
   });
   gpu_.set_submit_observer([this](uint32_t channel, std::span<const GpfifoEntry> entries) {
+    record_changed_pages();
     CaptureEvent event;
     event.channel = channel;
     event.entries.assign(entries.begin(), entries.end());
@@ -180,6 +183,26 @@ void CaptureRecorder::note_cpu_write(uint64_t address, uint64_t size) {
   event.address = address;
   event.content = capture_.add_blob(bytes);
   capture_.events.push_back(std::move(event));
+  // The pages this write covers hold their current bytes in the capture from here on.
+  for (uint64_t page = address / AddressSpace::page_size * AddressSpace::page_size; page < address + size;
+       page += AddressSpace::page_size) {
+    if (recorded_.count(page)) recorded_[page] = hash128(gpu_.memory().read_bytes(page, AddressSpace::page_size));
+  }
+}
+
+void CaptureRecorder::record_changed_pages() {
+  for (auto& [page, content] : recorded_) {
+    if (!gpu_.memory().is_mapped(page, AddressSpace::page_size)) continue;
+    const std::vector<uint8_t> bytes = gpu_.memory().read_bytes(page, AddressSpace::page_size);
+    const Hash128 now = hash128(bytes);
+    if (now == content) continue;
+    CaptureEvent event;
+    event.kind = CaptureEvent::Kind::cpu_write;
+    event.address = page;
+    event.content = capture_.add_blob(bytes);
+    content = event.content;
+    capture_.events.push_back(std::move(event));
+  }
 }
 
 Capture CaptureRecorder::finish() {

@@ -56,14 +56,20 @@ public:
   CaptureRecorder(const CaptureRecorder&) = delete;
   CaptureRecorder& operator=(const CaptureRecorder&) = delete;
 
-  /// The CPU changed guest memory the GPU may read later (a title's runtime calls this between submissions).
+  /// The CPU changed guest memory the GPU may read later. Optional: at every submission the recorder also
+  /// compares each page the GPU has touched with what it last recorded and records the pages that changed, so a
+  /// running title that never calls this is captured faithfully too.
   void note_cpu_write(uint64_t address, uint64_t size);
   /// Stops recording and returns the capture.
   Capture finish();
 
 private:
+  /// Records a cpu_write event for every touched page whose bytes differ from what the capture holds for it.
+  void record_changed_pages();
+
   Gpu& gpu_;
   Capture capture_;
+  std::map<uint64_t, Hash128> recorded_; ///< page -> the content the capture gives it at this point of the events
   bool finished_ = false;
 };
 

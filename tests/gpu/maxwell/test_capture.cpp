@@ -51,7 +51,11 @@ TEST_CASE("a captured frame replays to the same draws and memory, and twice to i
   capture.save(path);
   const Capture loaded = Capture::load(path);
   CHECK(loaded.pages == capture.pages);
-  CHECK(loaded.events.size() == 2 + 1);
+  // Two submissions; between them the CPU write the test reports, and the reports page the first submission's GPU
+  // work wrote (the recorder records every touched page that changed; replaying it rewrites the same bytes).
+  std::vector<std::pair<int, uint64_t>> events;
+  for (const auto& e : loaded.events) events.emplace_back(int(e.kind), e.address);
+  CHECK(events == std::vector<std::pair<int, uint64_t>>{{0, 0}, {1, 0x204010ff0}, {1, 0x204020000}, {0, 0}});
 
   const ReplayResult first = replay(loaded);
   const ReplayResult second = replay(loaded);
@@ -82,6 +86,35 @@ TEST_CASE("the replay applies CPU writes between submissions", "[maxwell][captur
   const ReplayResult result = replay(capture, options);
   CHECK(result.error_count() == 0);
   CHECK(copied == 0xfeedface); // the CPU write event reached memory before the copy read it
+}
+
+TEST_CASE("CPU writes a title never reports are captured at the next submission", "[maxwell][capture]") {
+  RecordingBackend backend;
+  Gpu gpu(&backend);
+  CaptureRecorder recorder(gpu);
+  submit_synthetic_frame(gpu, SyntheticFrameOptions{2});
+  REQUIRE(gpu.run().idle);
+  // As a running title does: the CPU rewrites memory the GPU read before (the constant buffer page) and submits
+  // a copy of it, without calling note_cpu_write.
+  gpu.memory().write_u32(0x204010ff0, 0x600dcafe);
+  StreamBuilder s;
+  s.assume_bound(4, ClassId::copy);
+  const uint32_t copy[] = {2, 0x4010ff0, 2, 0x4060000, 0, 0, 4, 1};
+  s.incrementing(4, "OFFSET_IN_UPPER", copy);
+  s.method(4, "LAUNCH_DMA", 1u | (1u << 7) | (1u << 8));
+  gpu.submit(0, s.place(gpu.memory(), 0x203000000));
+  REQUIRE(gpu.run().idle);
+  REQUIRE(gpu.memory().read_u32(0x204060000) == 0x600dcafe);
+  const Capture capture = recorder.finish();
+  size_t page_writes = 0;
+  for (const CaptureEvent& event : capture.events) page_writes += event.kind == CaptureEvent::Kind::cpu_write && event.address == 0x204010000;
+  CHECK(page_writes == 1);
+
+  uint32_t copied = 0;
+  ReplayOptions options;
+  options.after = [&](const Gpu& replayed) { copied = replayed.memory().read_u32(0x204060000); };
+  CHECK(replay(capture, options).error_count() == 0);
+  CHECK(copied == 0x600dcafe); // without the recorded page the replay would copy the constant buffer's old word
 }
 
 TEST_CASE("damaged capture files are reported with file and offset", "[maxwell][capture]") {

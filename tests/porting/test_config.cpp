@@ -6,6 +6,8 @@
 #include <fstream>
 #include <string>
 
+#include <unistd.h>
+
 #include "recompiler/config/patch_sets.h"
 #include "recompiler/config/title_config.h"
 #include "runtime/base/error.h"
@@ -19,7 +21,8 @@ const std::string valid_hash = "xxh128:0123456789abcdef0123456789abcdef";
 const std::string header = "title = \"t\"\n[[inputs]]\nname = \"a.elf\"\nhash = \"" + valid_hash + "\"\n"; // lines 1-4
 
 fs::path scratch() {
-  const fs::path dir = fs::temp_directory_path() / "kiln_test_config";
+  // One folder per process: CTest runs each case as its own process, in parallel.
+  const fs::path dir = fs::temp_directory_path() / ("kiln_test_config_" + std::to_string(getpid()));
   fs::create_directories(dir);
   return dir;
 }

@@ -1,5 +1,7 @@
 #include "recompiler/emit/mips/function_writer.h"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include <set>
@@ -243,6 +245,47 @@ std::string host_function_name(uint32_t address) { return fmt::format("f_{:08x}"
 size_t write_function(const ProgramImage& image, const Function& function, std::string& out,
                       std::vector<UntranslatedWord>& untranslated) {
   return Writer(image, function, out, untranslated).write();
+}
+
+std::string write_function_files(const ProgramImage& image, std::string_view banner, std::string_view platform,
+                                 std::string_view recompiled_header, const PsxRecompileOptions& options,
+                                 PsxRecompileReport& report,
+                                 const std::function<void(const std::string&, std::string_view)>& write) {
+  report.functions = image.functions().size();
+  report.jump_tables = image.jump_tables().size();
+  report.unresolved_jumps = image.unresolved_jumps();
+  report.constant_jumps = image.constant_jumps().size();
+
+  std::string header = fmt::format("{}#pragma once\n#include \"runtime/core/r3000_ops.h\"\n#include \"runtime/core/r3000_step.h\"\n"
+                                   "#include \"{}\"\n\nnamespace kiln_platform = {};\n\n", banner, recompiled_header, platform);
+  for (const Function& f : image.functions()) header += fmt::format("void {}({}::Machine& m);\n", host_function_name(f.start), platform);
+  write("functions.h", header);
+
+  size_t file_index = 0, in_file = 0;
+  std::string body;
+  auto flush = [&] {
+    if (body.empty()) return;
+    write(fmt::format("functions_{:03}.cpp", file_index++), std::string(banner) + "#include \"functions.h\"\n\n" + body);
+    body.clear();
+    in_file = 0;
+  };
+  for (const Function& f : image.functions()) {
+    const size_t n = write_function(image, f, body, report.untranslated);
+    report.instructions += n;
+    in_file += n;
+    if (in_file >= options.instructions_per_file) flush();
+  }
+  flush();
+  for (size_t k = file_index;; ++k) { // stale chunks of an earlier, larger output
+    const auto stale = options.output / fmt::format("functions_{:03}.cpp", k);
+    if (!std::filesystem::exists(stale)) break;
+    std::filesystem::remove(stale);
+  }
+
+  std::string table = fmt::format("{}#include \"functions.h\"\n\nnamespace {{\nconst {}::FunctionEntry entries[] = {{\n", banner, platform);
+  for (const Function& f : image.functions()) table += fmt::format("  {{{:#010x}u, {}}},\n", f.start, host_function_name(f.start));
+  table += "};\n";
+  return table;
 }
 
 } // namespace kiln::mips

@@ -62,40 +62,8 @@ PsxRecompileReport recompile_psx(const PsxRecompileOptions& options) {
     if (write_file_if_changed(options.output / name, text) == WriteResult::written) ++report.files_written;
     else ++report.files_unchanged;
   };
-  report.functions = image.functions().size();
-  report.jump_tables = image.jump_tables().size();
-  report.unresolved_jumps = image.unresolved_jumps();
-  report.constant_jumps = image.constant_jumps().size();
-
-  std::string header = std::string(generated) + "#pragma once\n#include \"runtime/core/r3000_ops.h\"\n#include \"runtime/core/r3000_step.h\"\n"
-                       "#include \"runtime/platform/psx/recompiled.h\"\n\nnamespace kiln_platform = kiln::psx;\n\n";
-  for (const Function& f : image.functions()) header += fmt::format("void {}(kiln::psx::Machine& m);\n", host_function_name(f.start));
-  write("functions.h", header);
-
-  size_t file_index = 0, in_file = 0;
-  std::string body;
-  auto flush = [&] {
-    if (body.empty()) return;
-    write(fmt::format("functions_{:03}.cpp", file_index++), std::string(generated) + "#include \"functions.h\"\n\n" + body);
-    body.clear();
-    in_file = 0;
-  };
-  for (const Function& f : image.functions()) {
-    const size_t n = write_function(image, f, body, report.untranslated);
-    report.instructions += n;
-    in_file += n;
-    if (in_file >= options.instructions_per_file) flush();
-  }
-  flush();
-  for (size_t k = file_index;; ++k) { // stale chunks of an earlier, larger output
-    const auto stale = options.output / fmt::format("functions_{:03}.cpp", k);
-    if (!std::filesystem::exists(stale)) break;
-    std::filesystem::remove(stale);
-  }
-
-  std::string table = std::string(generated) + "#include \"functions.h\"\n\nnamespace {\nconst kiln::psx::FunctionEntry entries[] = {\n";
-  for (const Function& f : image.functions()) table += fmt::format("  {{{:#010x}u, {}}},\n", f.start, host_function_name(f.start));
-  table += "};\n} // namespace\n\nextern \"C\" const unsigned char kiln_guest_text[];\nextern \"C\" const unsigned char kiln_guest_text_end[];\n\n";
+  std::string table = write_function_files(image, generated, "kiln::psx", "runtime/platform/psx/recompiled.h", options, report, write);
+  table += "} // namespace\n\nextern \"C\" const unsigned char kiln_guest_text[];\nextern \"C\" const unsigned char kiln_guest_text_end[];\n\n";
   table += fmt::format(
       "extern const kiln::psx::RecompiledProgram kiln_psx_program;\nconst kiln::psx::RecompiledProgram kiln_psx_program = {{\n"
       "  entries, sizeof(entries) / sizeof(entries[0]),\n"

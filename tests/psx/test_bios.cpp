@@ -2,6 +2,7 @@
 // A0h/B0h/C0h, the function number in $t1, arguments in $a0..$a3 and on the stack from $sp+10h.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -154,6 +155,69 @@ TEST_CASE("psx BIOS VBLANK events: mode 2000h marks ready, mode 1000h runs the h
   CHECK(f.m.cpu.pc == 0x80010108u);
   CHECK(f.call(0xB0, 0x0B, ready) == 1);             // already ready: no new frame
   CHECK(f.m.frames() == 1);
+}
+
+TEST_CASE("psx BIOS interrupt chains: SysEnqIntRP elements run by priority when the CPU takes the VBLANK IRQ", "[psx]") {
+  Fixture f;
+  // Elements {+0 next, +4 handler, +8 verifier, +C 0} (psx-spx "BIOS Interrupt/Exception Handling").
+  constexpr uint32_t a = 0x80030000u, b = 0x80030010u, c = 0x80030020u;
+  constexpr uint32_t verify_a = 0x80013000u, handle_a = 0x80013100u, verify_b = 0x80013200u, verify_c = 0x80013300u,
+                     handle_c = 0x80013400u;
+  f.m.write32(a + 4, handle_a);
+  f.m.write32(a + 8, verify_a);
+  f.m.write32(b + 4, 0); // a verifier without a handler
+  f.m.write32(b + 8, verify_b);
+  f.m.write32(c + 4, handle_c);
+  f.m.write32(c + 8, verify_c);
+  CHECK(f.call(0xC0, 0x02, 0, a) == 1);
+  CHECK(f.call(0xC0, 0x02, 0, b) == 1); // queued in front of a
+  CHECK(f.call(0xC0, 0x02, 1, c) == 1);
+  CHECK(f.m.read32(b) == a);
+  CHECK(f.m.read32(a) == 0);
+
+  std::vector<std::pair<uint32_t, uint32_t>> ran; // (address, $a0)
+  const std::map<uint32_t, uint32_t> returns{{verify_a, 0x77}, {verify_b, 5}, {verify_c, 0}};
+  f.m.run_callback = [&](Machine& m) {
+    ran.emplace_back(m.cpu.pc, m.cpu.gpr[a0]);
+    const auto r = returns.find(m.cpu.pc);
+    m.cpu.gpr[v0] = r == returns.end() ? 0xBAD : r->second;
+    m.cpu.pc = kiln::psx::callback_return_address;
+  };
+  f.m.io.i_mask = 1;
+  f.m.vblank(); // Status.IEc is clear: the CPU does not take the interrupt
+  CHECK(ran.empty());
+
+  f.m.cpu.cop0[kiln::r3000::cop0::status] = 1u | (1u << 10);
+  f.m.cpu.gpr[a0] = 0x1234;
+  f.m.vblank();
+  using Calls = std::vector<std::pair<uint32_t, uint32_t>>;
+  // Priority 0 from its head (b, then a), then priority 1; a handler gets its verifier's result in $a0; c's
+  // verifier answers 0, so its handler does not run.
+  CHECK(ran == Calls{{verify_b, 0}, {verify_a, 0}, {handle_a, 0x77}, {verify_c, 0}});
+  CHECK(f.m.cpu.gpr[a0] == 0x1234); // the interrupted code's registers are back
+
+  // ReturnFromException in a handler resumes the interrupted code: the rest of the walk is skipped.
+  ran.clear();
+  f.m.run_callback = [&](Machine& m) {
+    ran.emplace_back(m.cpu.pc, m.cpu.gpr[a0]);
+    m.cpu.gpr[v0] = m.cpu.pc == verify_a ? 1 : 0;
+    if (m.cpu.pc == handle_a) {
+      m.cpu.gpr[t1] = 0x17;
+      m.enter_hle(0xB0);
+    }
+    m.cpu.pc = kiln::psx::callback_return_address;
+  };
+  f.m.vblank();
+  CHECK(ran == Calls{{verify_b, 0}, {verify_a, 0}, {handle_a, 1}});
+  CHECK(f.m.cpu.pc == 0x80010108u);
+
+  // SysDeqIntRP unlinks an element wherever it is; an element that is not queued is answered with 0.
+  CHECK(f.call(0xC0, 0x03, 0, a) == a);
+  CHECK(f.m.read32(b) == 0);
+  CHECK(f.call(0xC0, 0x03, 0, a) == 0);
+  ran.clear();
+  f.m.vblank();
+  CHECK(ran == Calls{{verify_b, 0}, {verify_c, 0}});
 }
 
 TEST_CASE("psx SYSCALL EnterCriticalSection and ExitCriticalSection", "[psx]") {

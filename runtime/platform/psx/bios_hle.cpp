@@ -14,6 +14,11 @@ constexpr unsigned a0 = 4, a1 = 5, a2 = 6, a3 = 7, v0 = 2, sp = 29;
 /// Guest memory loops (memcpy, strlen...) stop after this many bytes: a wild length must not hang the host.
 constexpr uint32_t max_block = ram_size;
 
+/// Interrupt chains longer than this are taken to be a cycle a program made by mistake.
+constexpr uint32_t max_chain_length = 4096;
+/// Thrown by ReturnFromException inside a chain walk; caught by the walk.
+struct InterruptReturn {};
+
 /// Events: OpenEvent returns F1000000h + index (psx-spx "BIOS Event Functions").
 constexpr uint32_t event_handle_base = 0xF1000000u;
 /// Event classes that mean "the next VBLANK" (root counter 3, or the VBLANK IRQ).
@@ -232,7 +237,9 @@ bool Bios::call_b(Machine& m, uint32_t n) {
       return true;
     case 0x13: case 0x14: case 0x5B: result(m, 1); return true; // StartPad, StopPad, ChangeClearPad
     case 0x4A: case 0x4B: case 0x4C: result(m, 1); return true; // InitCard, StartCard, StopCard: no card answers
-    case 0x17: return true; // ReturnFromException: exceptions are answered in C++, never in guest handlers
+    case 0x17: // ReturnFromException: inside an interrupt's chain walk it resumes the interrupted code
+      if (in_interrupt_ && m.in_callback()) throw InterruptReturn{};
+      return true; // elsewhere there is no exception to return from: accepted
     case 0x18: case 0x19: return true; // SetDefault/SetCustomExitFromException: recorded nowhere, accepted
     default: return false;
   }
@@ -241,14 +248,51 @@ bool Bios::call_b(Machine& m, uint32_t n) {
 bool Bios::call_c(Machine& m, uint32_t n) {
   const uint32_t x = arg(m, 0), y = arg(m, 1);
   switch (n) {
-    case 0x02: interrupt_handlers_.emplace_back(x, y); result(m, 0); return true; // SysEnqIntRP(priority, struct)
-    case 0x03: // SysDeqIntRP
-      std::erase(interrupt_handlers_, std::pair{x, y});
+    case 0x02: // SysEnqIntRP(priority, element): the new element goes in front of its chain
+      if (x >= chain_heads_.size() || y == 0) { result(m, 0); return true; }
+      m.write32(y, chain_heads_[x]);
+      chain_heads_[x] = y;
+      result(m, 1);
+      return true;
+    case 0x03: { // SysDeqIntRP(priority, element): unlinked wherever it is in the chain
+      if (x >= chain_heads_.size()) { result(m, 0); return true; }
+      uint32_t previous = 0;
+      for (uint32_t e = chain_heads_[x], steps = 0; e != 0 && steps < max_chain_length; e = m.read32(e), ++steps) {
+        if (e != y) { previous = e; continue; }
+        if (previous) m.write32(previous, m.read32(e));
+        else chain_heads_[x] = m.read32(e);
+        result(m, y);
+        return true;
+      }
       result(m, 0);
       return true;
+    }
     case 0x00: case 0x01: case 0x07: case 0x08: case 0x0A: case 0x12: case 0x1C: return true; // kernel setup
     default: return false;
   }
+}
+
+void Bios::run_interrupt_chains(Machine& m) {
+  if (in_interrupt_) return; // the CPU masks interrupts while it handles one
+  in_interrupt_ = true;
+  try {
+    for (uint32_t priority = 0; priority < chain_heads_.size(); ++priority) {
+      uint32_t steps = 0;
+      for (uint32_t e = chain_heads_[priority]; e != 0 && steps < max_chain_length; ++steps) {
+        const uint32_t next = m.read32(e), handler = m.read32(e + 4), verifier = m.read32(e + 8);
+        if (verifier != 0) {
+          const uint32_t verdict = m.call_callback(verifier);
+          if (verdict != 0 && handler != 0) m.call_callback(handler, verdict);
+        }
+        e = next;
+      }
+      if (steps == max_chain_length)
+        log::warning("psx: the interrupt chain of priority {} has more than {} elements (a cycle?); walk cut short",
+                     priority, max_chain_length);
+    }
+  } catch (const InterruptReturn&) {
+  }
+  in_interrupt_ = false;
 }
 
 void Bios::deliver_vblank(Machine& m) {

@@ -77,24 +77,33 @@ void Machine::handle_exception(uint32_t pc) {
                           cpu.cop0[r3000::cop0::bad_vaddr]));
 }
 
-void Machine::call_callback(uint32_t address) {
+uint32_t Machine::call_callback(uint32_t address, uint32_t argument) {
   if (!run_callback) throw Error(fmt::format("psx: no way to run the guest callback at {:#010x}", address));
-  const r3000::Cpu saved = cpu;
+  struct Restore {
+    Machine& m;
+    const r3000::Cpu saved;
+    ~Restore() {
+      --m.callback_depth_;
+      m.cpu = saved;
+    }
+  } restore{*this, cpu};
   ++callback_depth_;
   cpu.delay = cpu.branch = r3000::PendingBranch{};
   cpu.load = cpu.next_load = r3000::PendingLoad{};
-  cpu.gpr[29] = (saved.gpr[29] - 0x100) & ~7u; // below whatever the interrupted code keeps at its $sp
+  cpu.gpr[29] = (restore.saved.gpr[29] - 0x100) & ~7u; // below whatever the interrupted code keeps at its $sp
+  cpu.gpr[4] = argument;
   cpu.gpr[ra] = callback_return_address;
   cpu.pc = address;
   trace(fmt::format("callback {:08x}", address));
   run_callback(*this);
-  --callback_depth_;
-  cpu = saved;
+  return cpu.gpr[v0];
 }
 
 void Machine::vblank() {
   io.raise(irq::vblank);
   ++frames_;
+  const uint32_t status = cpu.cop0[r3000::cop0::status];
+  if ((status & status_iec) && (status & status_im2) && (io.i_stat & io.i_mask)) bios.run_interrupt_chains(*this);
   bios.deliver_vblank(*this);
   if (options_.on_frame) options_.on_frame(frames_, *this);
   if (options_.frame_limit && frames_ >= options_.frame_limit)

@@ -115,17 +115,19 @@ public:
   void handle_exception(uint32_t pc);
 
   // ---- callbacks ----
-  /// Runs guest code at `address` as the BIOS runs an event handler: all CPU state saved, $ra =
-  /// callback_return_address, $sp below the interrupted code's frame, and everything restored afterwards.
-  void call_callback(uint32_t address);
+  /// Runs guest code at `address` as the BIOS runs an event or interrupt handler: all CPU state saved, $a0 =
+  /// `argument`, $ra = callback_return_address, $sp below the interrupted code's frame, and everything restored
+  /// afterwards (also when the callback leaves by a C++ exception). Returns the callback's $v0.
+  uint32_t call_callback(uint32_t address, uint32_t argument = 0);
   /// Set by whoever executes guest code (recompiled functions or the interpreter): run from cpu.pc until
   /// cpu.pc == callback_return_address.
   std::function<void(Machine&)> run_callback;
   bool in_callback() const { return callback_depth_ > 0; }
 
   // ---- time ----
-  /// A frame ends: VBLANK is raised, VBLANK events are delivered (handlers run), the frame is reported, and the
-  /// frame limit may stop the program.
+  /// A frame ends: VBLANK is raised; if the CPU takes the interrupt (Status IEc and IM2, and I_STAT & I_MASK) the
+  /// SysEnqIntRP chains run; VBLANK events are delivered (handlers run), the frame is reported, and the frame
+  /// limit may stop the program.
   void vblank();
   unsigned frames() const { return frames_; }
 

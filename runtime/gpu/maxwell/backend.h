@@ -10,12 +10,18 @@
 
 namespace kiln::maxwell {
 
+enum class MemoryAccess { read, write };
+
 class Backend {
 public:
   virtual ~Backend() = default;
   virtual void draw(std::shared_ptr<const DrawSnapshot> draw) = 0;
   virtual void clear(const ClearSnapshot& clear) = 0;
   virtual void dispatch(const DispatchSnapshot& dispatch) = 0;
+  /// An engine other than 3D rendering (copy, 2D, inline-to-memory) is about to read or write guest memory
+  /// [address, address + size), in command order: rendering recorded earlier that writes there must reach guest
+  /// memory first, and before a write the backend stops relying on what it cached of those bytes.
+  virtual void synchronize_memory(uint64_t /*address*/, uint64_t /*size*/, MemoryAccess /*access*/) {}
   /// Samples that passed the depth test since the last reset (ZPASS_PIXEL_CNT reports).
   virtual uint64_t samples_passed() { return 0; }
   virtual void reset_samples_passed() {}

@@ -108,7 +108,7 @@ private:
     const uint32_t colour = reg(method::solid_prim_color);
     std::vector<uint8_t> row(uint64_t{x1 - x0} * bytes);
     for (uint64_t i = 0; i < row.size(); ++i) row[i] = static_cast<uint8_t>(colour >> (8 * (i % bytes % 4)));
-    for (uint32_t y = y0; y < y1; ++y) write_rows(gpu_.memory(), dst, x0 * bytes, y, static_cast<uint32_t>(row.size()), 1, row);
+    for (uint32_t y = y0; y < y1; ++y) write_rows(gpu_, dst, x0 * bytes, y, static_cast<uint32_t>(row.size()), 1, row);
   }
 
   void blit() {
@@ -138,7 +138,7 @@ private:
       const int64_t sy = sample(src_y0, dv_dy, y, center);
       if (sy < 0 || sy >= src.height) throw Error(fmt::format("2D blit reads source row {} of {}", sy, src.height));
       src_row.resize(src.width ? src.width : src.pitch / bytes * bytes);
-      read_rows(gpu_.memory(), src, 0, static_cast<uint32_t>(sy), static_cast<uint32_t>(src_row.size()), 1, src_row);
+      read_rows(gpu_, src, 0, static_cast<uint32_t>(sy), static_cast<uint32_t>(src_row.size()), 1, src_row);
       for (uint32_t x = 0; x < width; ++x) {
         const int64_t sx = sample(src_x0, du_dx, x, center);
         if (sx < 0 || uint64_t(sx + 1) * bytes > src_row.size()) {
@@ -146,7 +146,7 @@ private:
         }
         std::copy_n(src_row.data() + sx * bytes, bytes, dst_row.data() + uint64_t{x} * bytes);
       }
-      write_rows(gpu_.memory(), dst, dst_x0 * bytes, dst_y0 + y, static_cast<uint32_t>(dst_row.size()), 1, dst_row);
+      write_rows(gpu_, dst, dst_x0 * bytes, dst_y0 + y, static_cast<uint32_t>(dst_row.size()), 1, dst_row);
     }
   }
 

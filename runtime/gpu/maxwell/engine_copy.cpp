@@ -87,18 +87,18 @@ private:
       dst.pitch = elements * dst_element;
     }
     std::vector<uint8_t> rows(src_row_bytes * lines);
-    read_rows(gpu_.memory(), src, src_x * src_element, src_y, static_cast<uint32_t>(src_row_bytes), lines, rows);
+    read_rows(gpu_, src, src_x * src_element, src_y, static_cast<uint32_t>(src_row_bytes), lines, rows);
     if (remap) {
       std::vector<uint8_t> remapped(uint64_t{elements} * dst_element * lines);
       bool keeps_destination = false;
       for (uint32_t c = 0; c < dst_components; ++c) keeps_destination |= extract_bits(components, 4 * c, 3) == 6;
       if (keeps_destination) { // NO_WRITE components keep the destination's bytes
-        read_rows(gpu_.memory(), dst, dst_x * dst_element, dst_y, elements * dst_element, lines, remapped);
+        read_rows(gpu_, dst, dst_x * dst_element, dst_y, elements * dst_element, lines, remapped);
       }
       remap_rows(rows, remapped, uint64_t{elements} * lines, component_size, src_components, dst_components, components);
       rows = std::move(remapped);
     }
-    write_rows(gpu_.memory(), dst, dst_x * dst_element, dst_y, elements * dst_element, lines, rows);
+    write_rows(gpu_, dst, dst_x * dst_element, dst_y, elements * dst_element, lines, rows);
   }
 
   void remap_rows(const std::vector<uint8_t>& source, std::vector<uint8_t>& result, uint64_t elements,

@@ -52,7 +52,7 @@ void InlineUpload::finish(Gpu& gpu, const Engine& engine) {
   const uint32_t x = surface.block_linear ? engine.reg(method::dst_origin_x) : 0;
   const uint32_t y = surface.block_linear ? engine.reg(method::dst_origin_y) : 0;
   expected_bytes_ = 0;
-  if (!data_.empty()) write_rows(gpu.memory(), surface, x, y, line_length, lines, data_);
+  if (!data_.empty()) write_rows(gpu, surface, x, y, line_length, lines, data_);
   data_.clear();
   if (extract_bits(launch, 4, 2) == 2) { // COMPLETION_TYPE_RELEASE_SEMAPHORE
     const uint64_t address = (uint64_t{engine.reg(method::semaphore_a) & 0xff} << 32) | engine.reg(method::semaphore_b);

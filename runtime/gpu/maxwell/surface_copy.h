@@ -1,12 +1,13 @@
 #pragma once
 // Moving rectangles of bytes between surfaces in guest memory, pitch-linear or block-linear; shared by the copy,
-// inline-to-memory and 2D engines.
+// inline-to-memory and 2D engines. Each access first asks the GPU's backend to synchronise the bytes it touches
+// (a render target the renderer wrote but has not written back yet), so engines see the 3D work before them.
 #include <cstdint>
 #include <span>
 
 namespace kiln::maxwell {
 
-class AddressSpace;
+class Gpu;
 
 /// A surface as the engines describe it.
 struct Surface {
@@ -19,10 +20,10 @@ struct Surface {
 };
 
 /// Writes `bytes`, `rows` rows of `row_bytes` each, into `surface` at byte column `x`, row `y`.
-void write_rows(AddressSpace& memory, const Surface& surface, uint32_t x, uint32_t y, uint32_t row_bytes,
+void write_rows(Gpu& gpu, const Surface& surface, uint32_t x, uint32_t y, uint32_t row_bytes,
                 uint32_t rows, std::span<const uint8_t> bytes);
 /// Reads `rows` rows of `row_bytes` from `surface` at byte column `x`, row `y`.
-void read_rows(const AddressSpace& memory, const Surface& surface, uint32_t x, uint32_t y, uint32_t row_bytes,
+void read_rows(Gpu& gpu, const Surface& surface, uint32_t x, uint32_t y, uint32_t row_bytes,
                uint32_t rows, std::span<uint8_t> bytes);
 
 } // namespace kiln::maxwell

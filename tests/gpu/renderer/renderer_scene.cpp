@@ -60,6 +60,53 @@ void check_no_validation_messages(const vulkan::Context& context) {
   CHECK(context.validation_log().count() == 0);
 }
 
+size_t count_wrong_texels(const std::vector<uint8_t>& pixels, uint32_t width, uint32_t height,
+                          const std::function<std::array<uint8_t, 4>(uint32_t, uint32_t)>& expected) {
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < height; ++y) {
+    for (uint32_t x = 0; x < width; ++x) {
+      const auto want = expected(x, y), got = texel8(pixels, width, x, y);
+      if (got != want && wrong++ < 4) {
+        UNSCOPED_INFO("texel (" << x << ", " << y << ") = " << int(got[0]) << " " << int(got[1]) << " " << int(got[2]) << " "
+                                << int(got[3]) << ", expected " << int(want[0]) << " " << int(want[1]) << " " << int(want[2]) << " "
+                                << int(want[3]));
+      }
+    }
+  }
+  return wrong;
+}
+
+size_t count_wrong_texels(const std::vector<uint8_t>& pixels, uint32_t width, uint32_t height, std::array<uint8_t, 4> expected) {
+  return count_wrong_texels(pixels, width, height, [&](uint32_t, uint32_t) { return expected; });
+}
+
+std::array<uint32_t, 8> rgba8_texture_header(uint64_t address, uint32_t width, uint32_t height, uint32_t depth, uint32_t type) {
+  // Word 0: COMPONENTS A8B8G8R8 (8), R/G/B/A UNORM (2), sources X = R (2), Y = G (3), Z = B (4), W = A (5).
+  // Word 1/2: address bits 31:9 / 47:32 and HEADER_VERSION BLOCKLINEAR (3) at 23:21; word 3: GOBS_PER_BLOCK 0.
+  // Word 4: WIDTH_MINUS_ONE 15:0, TEXTURE_TYPE 26:23; word 5: HEIGHT_MINUS_ONE 15:0, DEPTH_MINUS_ONE 29:16
+  // (layers of an array, slices of a 3D texture), NORMALIZED_COORDS 31.
+  return {0x08u | (2u << 7) | (2u << 10) | (2u << 13) | (2u << 16) | (2u << 19) | (3u << 22) | (4u << 25) | (5u << 28),
+          low(address) & 0xfffffe00u,
+          high(address) | (3u << 21),
+          0,
+          (width - 1) | (type << 23),
+          (height - 1) | ((depth - 1) << 16) | (1u << 31),
+          0,
+          0};
+}
+
+std::array<uint32_t, 8> nearest_clamp_sampler() {
+  return {2u | (2u << 3) | (2u << 6), 1u | (1u << 4) | (1u << 6), 0, 0, 0, 0, 0, 0};
+}
+
+std::vector<uint8_t> sampling_fragment_program(const std::vector<std::string>& code) {
+  std::vector<std::string> lines = {"IPA.PASS R0, a[0x80], RZ", "IPA.PASS R1, a[0x84], RZ", "IPA.PASS R2, a[0x88], RZ",
+                                    "IPA.PASS R3, a[0x8c], RZ"};
+  lines.insert(lines.end(), code.begin(), code.end());
+  lines.push_back("EXIT");
+  return program(pixel_header(), assemble_program(std::vector<std::string_view>(lines.begin(), lines.end())));
+}
+
 RendererScene::RendererScene(vulkan::Context& context_) : context(context_) {
   gpu.memory().map_owned(kArena, kArenaSize);
   renderer = std::make_unique<vulkan::MaxwellRenderer>(context, gpu.memory());
@@ -120,6 +167,19 @@ void RendererScene::write_floats(uint64_t address, const std::vector<float>& val
   std::vector<uint8_t> bytes(values.size() * 4);
   std::memcpy(bytes.data(), values.data(), bytes.size());
   gpu.memory().write(address, bytes);
+}
+
+void RendererScene::write_words(uint64_t address, std::span<const uint32_t> words) {
+  gpu.memory().write(address, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(words.data()), words.size() * 4));
+}
+
+void RendererScene::bind_textures(maxwell::StreamBuilder& s, uint64_t headers, uint64_t samplers, uint32_t handle, uint32_t limit) {
+  s.method(0, "SET_TEX_HEADER_POOL_A", high(headers)).method(0, "SET_TEX_HEADER_POOL_B", low(headers)).method(0, "SET_TEX_HEADER_POOL_C", limit);
+  s.method(0, "SET_TEX_SAMPLER_POOL_A", high(samplers)).method(0, "SET_TEX_SAMPLER_POOL_B", low(samplers)).method(0, "SET_TEX_SAMPLER_POOL_C", limit);
+  const uint32_t selector[] = {0x100, high(kConstants), low(kConstants)};
+  s.incrementing(0, "SET_CONSTANT_BUFFER_SELECTOR_A", selector);
+  s.method(0, "LOAD_CONSTANT_BUFFER_OFFSET", 0).method(0, "LOAD_CONSTANT_BUFFER", 0, handle);
+  s.method(0, "BIND_GROUP_CONSTANT_BUFFER", 4, 1u | (2u << 4)); // fragment group, c[2]
 }
 
 std::vector<uint8_t> RendererScene::read_target(uint64_t address, uint32_t width, uint32_t height, uint32_t bytes) const {

@@ -3,8 +3,11 @@
 // driver writes for a simple draw (programs, a colour target, viewport 0, one vertex stream).
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
+#include <span>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "runtime/gpu/maxwell/gpu.h"
@@ -47,6 +50,20 @@ std::array<uint8_t, 4> texel8(const std::vector<uint8_t>& pixels, uint32_t width
 float texel_f32(const std::vector<uint8_t>& pixels, uint32_t width, uint32_t x, uint32_t y, uint32_t c);
 /// Catch2 check: the context's validation layers reported nothing (messages shown when they did).
 void check_no_validation_messages(const vulkan::Context& context);
+/// How many texels of a tightly packed RGBA8 read-back differ from `expected(x, y)` (the first few are logged).
+size_t count_wrong_texels(const std::vector<uint8_t>& pixels, uint32_t width, uint32_t height,
+                          const std::function<std::array<uint8_t, 4>(uint32_t, uint32_t)>& expected);
+/// The same with one colour everywhere.
+size_t count_wrong_texels(const std::vector<uint8_t>& pixels, uint32_t width, uint32_t height, std::array<uint8_t, 4> expected);
+
+/// Texture header (clb197tex.h TEXHEAD_BL) of a block-linear A8B8G8R8 UNORM texture with identity swizzle, one
+/// level, 1-GOB blocks (height and depth), normalized coordinates: `type` 1 = 2D (see TextureHeader for others).
+std::array<uint32_t, 8> rgba8_texture_header(uint64_t address, uint32_t width, uint32_t height, uint32_t depth = 1, uint32_t type = 1);
+/// TSC with CLAMP_TO_EDGE in U, V, P and nearest filtering without mipmaps.
+std::array<uint32_t, 8> nearest_clamp_sampler();
+/// A pixel program that samples texture handle 0 at generic 0 with `tex` ("TEX R0, R0, RZ, 0x0, 2D, 0xf" style
+/// text, coordinates in R0..) and writes the result as colour 0.
+std::vector<uint8_t> sampling_fragment_program(const std::vector<std::string>& code);
 
 struct RendererScene {
   explicit RendererScene(vulkan::Context& context);
@@ -66,6 +83,10 @@ struct RendererScene {
   /// Places and runs `s`, then flushes the renderer; requires the processor to go idle.
   void run(const maxwell::StreamBuilder& s);
   void write_floats(uint64_t address, const std::vector<float>& values);
+  void write_words(uint64_t address, std::span<const uint32_t> words);
+  /// Points the TIC/TSC pools at `headers` / `samplers` (their limits as given) and puts the bindless handle
+  /// `handle` (TIC index | TSC index << 20) in c[2][0] of the fragment group, where the TEX of the programs reads it.
+  void bind_textures(maxwell::StreamBuilder& s, uint64_t headers, uint64_t samplers, uint32_t handle = 0, uint32_t limit = 0);
   /// The colour target read back from guest memory, deswizzled (1-GOB block-linear, `bytes` per texel).
   std::vector<uint8_t> read_target(uint64_t address, uint32_t width, uint32_t height, uint32_t bytes) const;
 };

@@ -104,27 +104,54 @@ void MaxwellRenderer::flush() {
   state_->statistics.flush_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
-void MaxwellRenderer::State::flush() {
-  ++statistics.flushes;
+void MaxwellRenderer::synchronize_memory(uint64_t address, uint64_t size, maxwell::MemoryAccess access) {
+  if (size == 0) return;
+  const std::lock_guard guard(state_->lock);
+  try {
+    state_->write_back(address, size);
+    if (access != maxwell::MemoryAccess::write || !state_->batch || !state_->batch->recording) return;
+    // A texture sampled earlier in this batch was uploaded by the batch's upload commands, which run before all
+    // of its draws: new bytes must go to a later batch, so this one is closed (the next checks the hash again).
+    for (const auto& [key, texture] : state_->textures) {
+      if (texture->checked_serial == state_->batch->serial && texture->address() < address + size &&
+          address < texture->address() + texture->guest_size()) {
+        state_->submit();
+        return;
+      }
+    }
+  } catch (const std::exception& error) {
+    state_->diagnose(fmt::format("write-back before an engine access of GPU {:#x} (+{:#x}) failed: {}", address, size, error.what()));
+  }
+}
+
+size_t MaxwellRenderer::State::write_back(uint64_t address, uint64_t size) {
   std::vector<std::pair<GuestSurface*, Buffer>> readbacks;
   for (auto& [key, s] : surfaces) {
-    if (!s->gpu_dirty) continue;
+    if (!s->gpu_dirty || key.address >= address + size || address >= key.address + s->guest_size()) continue;
     Batch& b = current();
     end_pass();
     readbacks.emplace_back(s.get(), create_host_buffer(context, s->host_bytes(), vk::BufferUsageFlagBits::eTransferDst));
     s->record_readback(b.commands, readbacks.back().second);
   }
-  if (!readbacks.empty()) {
-    const vk::MemoryBarrier2 to_host(vk::PipelineStageFlagBits2::eCopy, vk::AccessFlagBits2::eTransferWrite, vk::PipelineStageFlagBits2::eHost,
-                                     vk::AccessFlagBits2::eHostRead);
-    batch->commands.pipelineBarrier2(vk::DependencyInfo({}, to_host, {}, {}));
-  }
+  if (readbacks.empty()) return 0;
+  const vk::MemoryBarrier2 to_host(vk::PipelineStageFlagBits2::eCopy, vk::AccessFlagBits2::eTransferWrite, vk::PipelineStageFlagBits2::eHost,
+                                   vk::AccessFlagBits2::eHostRead);
+  batch->commands.pipelineBarrier2(vk::DependencyInfo({}, to_host, {}, {}));
   submit();
+  // Fences signal in submission order: the readback's batch is the last one, so everything before it is done too.
   wait_all();
   for (auto& [s, buffer] : readbacks) {
     s->write_back(memory, buffer);
     ++statistics.target_write_backs;
   }
+  return readbacks.size();
+}
+
+void MaxwellRenderer::State::flush() {
+  ++statistics.flushes;
+  write_back(0, UINT64_MAX);
+  submit();
+  wait_all();
 }
 
 std::vector<std::filesystem::path> MaxwellRenderer::write_color_targets_png(const std::filesystem::path& directory, std::string_view prefix) {

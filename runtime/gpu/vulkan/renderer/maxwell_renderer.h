@@ -59,6 +59,10 @@ public:
   void draw(std::shared_ptr<const maxwell::DrawSnapshot> draw) override;
   void clear(const maxwell::ClearSnapshot& clear) override;
   void dispatch(const maxwell::DispatchSnapshot& dispatch) override;
+  /// A copy, 2D or inline-to-memory access in command order: render targets the GPU wrote that overlap the
+  /// range are written back into guest memory first (waiting only for the submission that reads them back);
+  /// before a write, textures this batch samples from the range get their bytes checked again after it.
+  void synchronize_memory(uint64_t address, uint64_t size, maxwell::MemoryAccess access) override;
 
   /// Submits what is recorded, waits for all submitted work, and writes the render targets the GPU wrote back
   /// into guest memory. Call it where the guest waits for the GPU (fences, syncpoint waits) or reads its output.

@@ -270,6 +270,9 @@ struct MaxwellRenderer::State {
   /// A clear drawn with a pipeline carrying the channel / stencil mask, in its own pass over `target`.
   void record_masked_clear(const maxwell::ClearSnapshot& clear, GuestSurface& target);
   void flush();
+  /// Writes the render targets the GPU wrote that overlap [address, address + size) back into guest memory:
+  /// their readbacks go into the current batch, which is submitted and waited for. Returns how many.
+  size_t write_back(uint64_t address, uint64_t size);
   vk::DescriptorSet allocate_set(Batch& b, vk::DescriptorSetLayout layout);
   void bind_stage_resources(Batch& b, const maxwell::DrawSnapshot& draw, const maxwell::ShaderProgram& program,
                             const TranslatedShader& shader, const StageTextures& textures, vk::DescriptorSet set);

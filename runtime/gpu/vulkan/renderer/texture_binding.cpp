@@ -90,14 +90,8 @@ MaxwellRenderer::State::StageTextures MaxwellRenderer::State::resolve_textures(c
       auto& texture = textures[key];
       try {
         if (!texture) texture = std::make_unique<GuestTexture>(context, header);
-        // A texture over a render target the GPU wrote: bring the pixels to guest memory first.
-        for (auto& [surface_key, s] : surfaces) {
-          if (s->gpu_dirty && surface_key.address < texture->address() + texture->guest_size() &&
-              texture->address() < surface_key.address + s->guest_size()) {
-            flush();
-            break;
-          }
-        }
+        // A texture over a render target the GPU wrote: bring those pixels to guest memory first.
+        write_back(texture->address(), texture->guest_size());
         Batch& b = current();
         if (texture->checked_serial != b.serial) {
           texture->checked_serial = b.serial;

@@ -1,6 +1,7 @@
 // Texture operations: bindless handles index sampled-image and sampler arrays (the TIC/TSC model: the runtime
 // binds each texture header's view at its TIC index and each sampler at its TSC index).
 #include <bit>
+#include <optional>
 
 #include <fmt/format.h>
 #include <spirv/unified1/GLSL.std.450.h>
@@ -10,6 +11,15 @@
 #include "translator/spirv/graphics_emitter.h"
 
 namespace kiln::spirv {
+
+std::optional<uint32_t> GraphicsEmitter::constant_high_half(ir::ValueId pack) const {
+  const ir::Inst& inst = function_.insts.at(pack);
+  if (inst.op == ir::Op::Const) return static_cast<uint32_t>(inst.immediate >> 32);
+  if (inst.op != ir::Op::Pack64) return std::nullopt;
+  const ir::Inst& high = function_.insts.at(inst.args[1]);
+  if (high.op != ir::Op::Const) return std::nullopt;
+  return static_cast<uint32_t>(high.immediate);
+}
 
 std::pair<uint32_t, uint32_t> GraphicsEmitter::pair_of(ir::ValueId pack) {
   const ir::Inst& inst = function_.insts.at(pack);
@@ -101,16 +111,49 @@ uint32_t GraphicsEmitter::emit_texture(const ir::Inst& inst) {
         parts[i] = core_.binary(spv::Op::OpFAdd, f32, parts[i], core_.binary(spv::Op::OpFDiv, f32, b.constant(f32, 0x3f800000u, 32), scaled));
       }
     }
+    // The LOD query takes the coordinates without the array layer.
+    const auto vector_of = [&](const std::vector<uint32_t>& values) {
+      if (values.size() == 1) return values[0];
+      const uint32_t vector_type = b.type_vector(coord_type, static_cast<uint32_t>(values.size()));
+      if (values.size() == 2) return b.op(spv::Op::OpCompositeConstruct, vector_type, {values[0], values[1]});
+      return b.op(spv::Op::OpCompositeConstruct, vector_type, {values[0], values[1], values[2]});
+    };
+    const uint32_t lod_query_coords = descriptor.kind == ir::TextureKind::query_lod ? vector_of(parts) : 0;
     if (descriptor.array) parts.push_back(layer(z));
     if (descriptor.array && dim >= 2) throw Error("graphics backend: 3D/cube arrays are not supported yet");
-    uint32_t coords = parts[0];
-    if (parts.size() > 1) {
-      const uint32_t vector_type = b.type_vector(coord_type, static_cast<uint32_t>(parts.size()));
-      if (parts.size() == 2) coords = b.op(spv::Op::OpCompositeConstruct, vector_type, {parts[0], parts[1]});
-      else coords = b.op(spv::Op::OpCompositeConstruct, vector_type, {parts[0], parts[1], parts[2]});
+    const uint32_t coords = vector_of(parts);
+    // Texel offsets: constants here become ConstOffset (register offsets would need shaderImageGatherExtended).
+    uint32_t offset_mask = 0;
+    uint32_t offset_operand = 0;
+    if (descriptor.offsets != ir::TextureOffsets::none) {
+      const auto word = constant_high_half(inst.args[2]);
+      if (!word) throw Error("graphics backend: texel offsets must be constants at translation time");
+      if (dim == 3) throw Error("graphics backend: texel offsets on a cube texture");
+      const bool wide = descriptor.offsets == ir::TextureOffsets::bits6;
+      const uint32_t i32 = b.type_int(32, true);
+      std::vector<uint32_t> offsets;
+      for (uint32_t i = 0; i < (dim == 0 ? 1u : dim == 1 ? 2u : 3u); ++i) {
+        const uint32_t width = wide ? 6 : 4;
+        const uint32_t field = (*word >> (i * (wide ? 8 : 4))) & ((1u << width) - 1);
+        const int32_t value = static_cast<int32_t>(field << (32 - width)) >> (32 - width);
+        offsets.push_back(b.constant(i32, static_cast<uint32_t>(value), 32));
+      }
+      offset_operand = offsets.size() == 1 ? offsets[0]
+                       : offsets.size() == 2 ? b.constant_composite(b.type_vector(i32, 2), {offsets[0], offsets[1]})
+                                             : b.constant_composite(b.type_vector(i32, 3), {offsets[0], offsets[1], offsets[2]});
+      offset_mask = static_cast<uint32_t>(spv::ImageOperandsMask::ConstOffset);
     }
+    // Image operands in the order of their mask bits (Bias, Lod, ..., ConstOffset).
+    const auto with_operands = [&](std::initializer_list<uint32_t> head, uint32_t mask, std::initializer_list<uint32_t> values) {
+      std::vector<uint32_t> operands(head);
+      if (mask | offset_mask) operands.push_back(mask | offset_mask);
+      operands.insert(operands.end(), values);
+      if (offset_mask != 0) operands.push_back(offset_operand);
+      return operands;
+    };
+    const auto image_op = [&](spv::Op opcode, uint32_t type, const std::vector<uint32_t>& operands) { return b.op(opcode, type, operands); };
     if (fetch) {
-      const uint32_t texel = b.op(spv::Op::OpImageFetch, vec4, {image, coords, static_cast<uint32_t>(spv::ImageOperandsMask::Lod), level});
+      const uint32_t texel = image_op(spv::Op::OpImageFetch, vec4, with_operands({image, coords}, static_cast<uint32_t>(spv::ImageOperandsMask::Lod), {level}));
       result = b.op(spv::Op::OpBitcast, uvec4, {texel});
     } else {
       if (samplers_ == 0) {
@@ -130,22 +173,32 @@ uint32_t GraphicsEmitter::emit_texture(const ir::Inst& inst) {
       const uint32_t level_f = b.op(spv::Op::OpBitcast, f32, {level});
       uint32_t texel = 0;
       const bool implicit = interface_.stage == GraphicsStage::fragment;
+      const auto lod_mask = static_cast<uint32_t>(spv::ImageOperandsMask::Lod);
       switch (descriptor.kind) {
       case ir::TextureKind::sample:
-        texel = implicit ? b.op(spv::Op::OpImageSampleImplicitLod, vec4, {sampled, coords})
-                         : b.op(spv::Op::OpImageSampleExplicitLod, vec4, {sampled, coords, static_cast<uint32_t>(spv::ImageOperandsMask::Lod),
-                                                                          b.constant(f32, 0, 32)});
+        texel = implicit ? image_op(spv::Op::OpImageSampleImplicitLod, vec4, with_operands({sampled, coords}, 0, {}))
+                         : image_op(spv::Op::OpImageSampleExplicitLod, vec4, with_operands({sampled, coords}, lod_mask, {b.constant(f32, 0, 32)}));
         break;
       case ir::TextureKind::sample_bias:
         if (!implicit) throw Error("graphics backend: LOD bias outside a fragment program");
-        texel = b.op(spv::Op::OpImageSampleImplicitLod, vec4, {sampled, coords, static_cast<uint32_t>(spv::ImageOperandsMask::Bias), level_f});
+        texel = image_op(spv::Op::OpImageSampleImplicitLod, vec4,
+                         with_operands({sampled, coords}, static_cast<uint32_t>(spv::ImageOperandsMask::Bias), {level_f}));
         break;
       case ir::TextureKind::sample_lod:
-        texel = b.op(spv::Op::OpImageSampleExplicitLod, vec4, {sampled, coords, static_cast<uint32_t>(spv::ImageOperandsMask::Lod), level_f});
+        texel = image_op(spv::Op::OpImageSampleExplicitLod, vec4, with_operands({sampled, coords}, lod_mask, {level_f}));
         break;
       case ir::TextureKind::gather:
-        texel = b.op(spv::Op::OpImageGather, vec4, {sampled, coords, core_.const_u32(descriptor.gather_component)});
+        texel = image_op(spv::Op::OpImageGather, vec4, with_operands({sampled, coords, core_.const_u32(descriptor.gather_component)}, 0, {}));
         break;
+      case ir::TextureKind::query_lod: {
+        if (!implicit) throw Error("graphics backend: a LOD query outside a fragment program");
+        b.capability(spv::Capability::ImageQuery);
+        const uint32_t lod = b.op(spv::Op::OpImageQueryLod, b.type_vector(f32, 2), {sampled, lod_query_coords});
+        const uint32_t zero = b.constant(f32, 0, 32);
+        texel = b.op(spv::Op::OpCompositeConstruct, vec4,
+                     {b.op(spv::Op::OpCompositeExtract, f32, {lod, 0}), b.op(spv::Op::OpCompositeExtract, f32, {lod, 1}), zero, zero});
+        break;
+      }
       default: throw Error(fmt::format("graphics backend: texture operation {} is not supported", static_cast<int>(descriptor.kind)));
       }
       result = b.op(spv::Op::OpBitcast, uvec4, {texel});

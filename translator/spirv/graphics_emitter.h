@@ -31,6 +31,8 @@ private:
   uint32_t texture_variable(uint32_t dim, bool array);
   uint32_t image_type(uint32_t dim, bool array);
   std::pair<uint32_t, uint32_t> pair_of(ir::ValueId pack);
+  /// The second half of a Pack64 operand when it is a constant (texel offsets).
+  std::optional<uint32_t> constant_high_half(ir::ValueId pack) const;
 
   ModuleBuilder& builder() { return core_.builder_; }
   uint32_t f32_type() { return builder().type_float(32); }

@@ -94,7 +94,7 @@ uint32_t ModuleBuilder::cached(std::vector<uint32_t> key, spv::Op opcode, const 
   const uint32_t id = new_id();
   globals_.push_back(static_cast<uint32_t>(operands_after_id.size() + 2) << 16 | static_cast<uint32_t>(opcode));
   if (opcode == spv::Op::OpConstant || opcode == spv::Op::OpConstantTrue || opcode == spv::Op::OpConstantFalse ||
-      opcode == spv::Op::OpConstantNull || opcode == spv::Op::OpSpecConstant) {
+      opcode == spv::Op::OpConstantNull || opcode == spv::Op::OpSpecConstant || opcode == spv::Op::OpConstantComposite) {
     // result type comes before the result id
     globals_.push_back(*operands_after_id.begin());
     globals_.push_back(id);
@@ -155,6 +155,11 @@ uint32_t ModuleBuilder::constant_bool(bool value) {
   const uint32_t type = type_bool();
   return cached({type}, value ? spv::Op::OpConstantTrue : spv::Op::OpConstantFalse, {type});
 }
+uint32_t ModuleBuilder::constant_composite(uint32_t type, std::initializer_list<uint32_t> parts) {
+  std::vector<uint32_t> operands{type};
+  operands.insert(operands.end(), parts.begin(), parts.end());
+  return cached(operands, spv::Op::OpConstantComposite, operands);
+}
 uint32_t ModuleBuilder::constant_null(uint32_t type) { return cached({type}, spv::Op::OpConstantNull, {type}); }
 uint32_t ModuleBuilder::spec_constant_u32(uint32_t spec_id, uint32_t default_value) {
   const uint32_t id = new_id();
@@ -183,6 +188,15 @@ uint32_t ModuleBuilder::op(spv::Op opcode, uint32_t result_type, std::initialize
   functions_.push_back(static_cast<uint32_t>(operands.size() + extra + 1) << 16 | static_cast<uint32_t>(opcode));
   if (result_type != 0) functions_.push_back(result_type);
   if (has_result) functions_.push_back(id);
+  functions_.insert(functions_.end(), operands.begin(), operands.end());
+  return id;
+}
+
+uint32_t ModuleBuilder::op(spv::Op opcode, uint32_t result_type, const std::vector<uint32_t>& operands) {
+  const uint32_t id = new_id();
+  functions_.push_back(static_cast<uint32_t>(operands.size() + 3) << 16 | static_cast<uint32_t>(opcode));
+  functions_.push_back(result_type);
+  functions_.push_back(id);
   functions_.insert(functions_.end(), operands.begin(), operands.end());
   return id;
 }

@@ -43,12 +43,15 @@ public:
   uint32_t constant_u32(uint32_t value) { return constant(type_int(32), value, 32); }
   uint32_t constant_bool(bool value);
   uint32_t constant_null(uint32_t type);
+  uint32_t constant_composite(uint32_t type, std::initializer_list<uint32_t> parts);
   uint32_t spec_constant_u32(uint32_t spec_id, uint32_t default_value);
   uint32_t spec_constant_composite(uint32_t type, std::initializer_list<uint32_t> parts);
   uint32_t variable(uint32_t pointer_type, spv::StorageClass storage, uint32_t initializer = 0);
 
   /// An instruction in the function section; `result_type` 0 means none. Returns the result id (or 0).
   uint32_t op(spv::Op opcode, uint32_t result_type, std::initializer_list<uint32_t> operands, bool has_result = true);
+  /// The same with operands assembled at run time (image operands).
+  uint32_t op(spv::Op opcode, uint32_t result_type, const std::vector<uint32_t>& operands);
   /// An instruction without a result (stores, branches, merges).
   void op_void(spv::Op opcode, std::initializer_list<uint32_t> operands);
   uint32_t ext(uint32_t result_type, uint32_t instruction, std::initializer_list<uint32_t> operands);

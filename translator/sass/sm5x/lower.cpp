@@ -322,7 +322,8 @@ private:
   void lower_instruction(const Instruction& instruction) {
     const auto lower = [&] {
       if (instruction.opcode == Opcode::nop || instruction.opcode == Opcode::depbar) return;
-      if (!context_.lower_alu(instruction) && !context_.lower_io(instruction) && !context_.lower_quad(instruction)) context_.fail("instruction not supported by the lowering");
+      if (!context_.lower_alu(instruction) && !context_.lower_io(instruction) && !context_.lower_texture(instruction) &&
+          !context_.lower_quad(instruction)) context_.fail("instruction not supported by the lowering");
     };
     if (instruction.guard == kPT && !instruction.guard_negated) {
       lower();

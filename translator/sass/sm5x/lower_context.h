@@ -38,10 +38,15 @@ public:
   bool lower_alu(const Instruction& instruction);
   bool lower_io(const Instruction& instruction);
   bool lower_quad(const Instruction& instruction); ///< lower_quad.cpp: SHFL, FSWZADD, S2R
+  bool lower_texture(const Instruction& instruction); ///< lower_texture.cpp
   /// The stores of the program's outputs at EXIT (fragment colour registers).
   void store_fragment_outputs();
 
 private:
+  void lower_texture_vector(const Instruction& instruction); ///< TEX, TLD, TLD4, TXQ
+  void lower_texture_scalar(const Instruction& instruction); ///< TEXS, TLDS, TLD4S
+  void lower_lod_query(const Instruction& instruction);      ///< TMML
+
   std::array<uint32_t, 256> reg_locals_{};
   std::array<uint32_t, 8> pred_locals_{};
   std::array<bool, 256> has_reg_{};

@@ -1,9 +1,8 @@
-// Stage inputs and outputs (ALD/AST/IPA, fragment outputs at EXIT), constant loads, textures and KIL of the SM5x
-// lowering.
+// Stage inputs and outputs (ALD/AST/IPA, fragment outputs at EXIT), constant loads and KIL of the SM5x lowering
+// (textures: lower_texture.cpp).
 #include <fmt/format.h>
 
 #include "translator/ir/rounding.h"
-#include "translator/ir/texture.h"
 #include "translator/sass/sm5x/lower_context.h"
 
 namespace kiln::sass::sm5x {
@@ -13,11 +12,6 @@ using ir::Op;
 using ir::ValueId;
 
 constexpr uint32_t kPositionW = 0x7c;
-
-/// TEXDIM enumerant: 1D/2D/3D/CUBE/ARRAY_1D/ARRAY_2D/ARRAY_3D/ARRAY_CUBE.
-std::pair<ir::TextureDim, bool> texture_dim(int64_t value) {
-  return {static_cast<ir::TextureDim>(value & 3), value >= 4};
-}
 
 } // namespace
 
@@ -89,75 +83,6 @@ bool LowerContext::lower_io(const Instruction& in) {
     if (in.modifier("cc") != 15) fail("KIL on a condition code is not supported");
     b.emit(Op::Demote, ir::Type::Void, {});
     return true;
-  case Opcode::tex:
-  case Opcode::tld:
-  case Opcode::tld4:
-  case Opcode::txq: {
-    const bool bindless = !in.modifier_text("B").empty();
-    const uint8_t destination = static_cast<uint8_t>(ops.at(0).index);
-    uint8_t coords = static_cast<uint8_t>(ops.at(1).index);
-    uint8_t meta = in.opcode == Opcode::txq ? kRZ : static_cast<uint8_t>(ops.at(2).index);
-    const auto next_coord = [&]() { const ValueId v = reg(coords); if (coords != kRZ) ++coords; return v; };
-    const auto next_meta = [&]() { const ValueId v = reg(meta); if (meta != kRZ) ++meta; return v; };
-    ValueId handle;
-    ir::TextureDescriptor descriptor;
-    uint32_t mask = static_cast<uint32_t>(ops.back().value);
-    ValueId level = b.u32(0), x = b.u32(0), y = b.u32(0), z = b.u32(0);
-    if (in.opcode == Opcode::txq) {
-      if (ops.at(2).value != 1) fail("TXQ queries other than the dimensions are not supported");
-      handle = bindless ? next_coord() : const_bank(options.bound_texture_bank, b.u32(static_cast<uint32_t>(ops.at(3).value) * 4));
-      level = next_coord();
-      descriptor.kind = ir::TextureKind::query_size;
-      descriptor.dim = ir::TextureDim::d2;
-    } else {
-      const Operand& dim_operand = ops.at(bindless ? 3 : 4);
-      const auto [dim, array] = texture_dim(dim_operand.value);
-      descriptor.dim = dim;
-      descriptor.array = array;
-      handle = bindless ? next_meta() : const_bank(options.bound_texture_bank, b.u32(static_cast<uint32_t>(ops.at(3).value) * 4));
-      if (in.modifier("AOFFI") != 0 || in.modifier("DC") != 0 || in.modifier("MS") != 0 || in.modifier("CL") != 0 || in.modifier("offset") != 0) {
-        fail("texture offsets, depth compare, multisample and LOD clamp are not supported yet");
-      }
-      if (array) z = next_coord(); // the layer comes first
-      x = next_coord();
-      if (dim != ir::TextureDim::d1) y = next_coord();
-      if (dim == ir::TextureDim::d3 || dim == ir::TextureDim::cube) {
-        if (array) fail("3D/cube arrays are not supported");
-        z = next_coord();
-      }
-      if (in.opcode == Opcode::tld4) {
-        // The four texels of the bilinear footprint, one component each (comp), in Vulkan's gather order.
-        descriptor.kind = ir::TextureKind::gather;
-        descriptor.gather_component = static_cast<uint8_t>(in.modifier("comp"));
-      } else if (in.opcode == Opcode::tld) {
-        descriptor.kind = ir::TextureKind::fetch;
-        if (in.modifier("lod") == 1) level = next_meta(); // LL; LZ reads level 0
-      } else {
-        switch (in.modifier("lod")) { // ,LZ,LB,LL,?,?,LBA,LLA
-        case 0: descriptor.kind = ir::TextureKind::sample; break;
-        case 1: descriptor.kind = ir::TextureKind::sample_lod; level = b.u32(0); break;
-        case 2: descriptor.kind = ir::TextureKind::sample_bias; level = next_meta(); break;
-        case 3: descriptor.kind = ir::TextureKind::sample_lod; level = next_meta(); break;
-        default: fail("texture LOD mode not supported");
-        }
-      }
-    }
-    const ValueId args0 = b.emit(Op::Pack64, ir::Type::U64, {handle, level});
-    const ValueId args1 = b.emit(Op::Pack64, ir::Type::U64, {x, y});
-    const ValueId args2 = b.emit(Op::Pack64, ir::Type::U64, {z, b.u32(0)});
-    // Enabled components land in consecutive registers; all are read before any is written (the destination
-    // may overlap the sources).
-    std::vector<ValueId> results;
-    for (uint8_t component = 0; component < 4; ++component) {
-      if (((mask >> component) & 1) == 0) continue;
-      descriptor.component = component;
-      results.push_back(b.emit(Op::Texture, ir::Type::U32, {args0, args1, args2}, descriptor.encode()));
-    }
-    for (size_t i = 0; i < results.size(); ++i) {
-      if (destination != kRZ) set_reg(static_cast<uint8_t>(destination + i), results[i]);
-    }
-    return true;
-  }
   default: return false;
   }
 }

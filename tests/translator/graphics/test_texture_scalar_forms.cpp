@@ -1,0 +1,163 @@
+// TEXS, TLDS, TLD4S and TMML: hand-assembled Maxwell fragment programs (kiln's text assembler) drawn on lavapipe
+// behind the corpus vertex program (validation on, zero messages) over a 2x2 RGBA8 texture whose channels are
+// all 0 or 255 (so every sampled value is exactly 0.0 or 1.0):
+//   texel (0,0) = (1, 0, 0, 1)   texel (1,0) = (0, 1, 0, 0)
+//   texel (0,1) = (0, 1, 1, 0)   texel (1,1) = (1, 0, 1, 1)
+// Texture unit 0 (handle at c[4][0], also the bound texture 0 of bank 4) samples nearest with clamp to edge.
+// Every expected value below is derived by hand from this table, the documented register layouts
+// (docs/maxwell.md) and, for gathers, Vulkan's gather order: (i0,j1), (i1,j1), (i1,j0), (i0,j0).
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <random>
+#include <string_view>
+
+#include "runtime/base/error.h"
+#include "runtime/base/file_writer.h"
+#include "runtime/gpu/vulkan/context.h"
+#include "tests/translator/graphics/headsurface_renderer.h"
+#include "translator/sass/sm5x/program.h"
+#include "translator/sass/sm5x/text_assembler.h"
+
+namespace {
+
+using namespace kiln;
+namespace sm5x = sass::sm5x;
+namespace fs = std::filesystem;
+using Rgb = std::array<float, 3>;
+
+fs::path corpus() { return fs::path(KILN_SHARED_DIR) / "corpus" / "nvidia-headsurface" / "maxwell"; }
+
+constexpr std::array<std::array<uint8_t, 4>, 4> kTexels = {{{255, 0, 0, 255}, {0, 255, 0, 0}, {0, 255, 255, 0}, {255, 0, 255, 255}}};
+float texel(uint32_t x, uint32_t y, uint32_t channel) { return kTexels[y * 2 + x][channel] == 255 ? 1.0f : 0.0f; }
+
+/// Corpus program 01's SPH (a pixel program writing color0.rgb from R0, R1, R2) with `lines` assembled behind it.
+std::vector<uint8_t> fragment_program(std::vector<std::string_view> lines) {
+  std::vector<uint8_t> bytes = read_file(corpus() / "01_nvidia_headsurface_fragment.bin");
+  bytes.resize(sm5x::kSphSize);
+  lines.push_back("EXIT");
+  const std::vector<uint64_t> code = sm5x::assemble_program(lines);
+  const size_t at = bytes.size();
+  bytes.resize(at + code.size() * sizeof(uint64_t));
+  std::memcpy(bytes.data() + at, code.data(), code.size() * sizeof(uint64_t));
+  return bytes;
+}
+
+graphics::Translation translate(const std::vector<uint8_t>& program) {
+  graphics::TranslateOptions options;
+  options.backend.descriptor_set = 1;
+  options.bound_texture_bank = test::kHandleBank;
+  return graphics::translate_graphics(program, graphics::Arch::sm53, "texture_program", options);
+}
+
+/// Draws the program over the 64x64 viewport with the 2x2 texture on unit 0; colour target 0's texels.
+std::vector<float> draw(const std::vector<uint8_t>& program) {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  std::mt19937_64 random(7);
+  test::HeadsurfaceScene scene = test::make_headsurface_scene(random);
+  scene.textures[0] = {.width = 2, .height = 2, .half_float = false, .texels = {}};
+  for (const auto& texel_bytes : kTexels) scene.textures[0].texels.insert(scene.textures[0].texels.end(), texel_bytes.begin(), texel_bytes.end());
+  scene.samplers[0] = {.linear = false, .address_mode = 2};
+  test::HeadsurfaceRenderer renderer(context, scene);
+  const auto vertex = graphics::translate_graphics(read_file(corpus() / "00_nvidia_headsurface_vertex.bin"), graphics::Arch::sm53, "vertex");
+  test::BankSet banks;
+  banks.vertex[3] = scene.vertex_uniforms;
+  banks.fragment[test::kHandleBank] = scene.handles;
+  const auto images = renderer.draw(vertex, translate(program), std::span(&banks, 1));
+  for (const std::string& message : context.validation_log().messages()) UNSCOPED_INFO(message);
+  CHECK(context.validation_log().count() == 0);
+  return images.at(0).targets.at(0);
+}
+
+/// Compares colour target 0 (rgb) with `expected(x, y)` bit for bit; reports the first few differences.
+size_t count_wrong(const std::vector<float>& texels, const std::function<Rgb(uint32_t, uint32_t)>& expected) {
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < test::kViewportSize; ++y) {
+    for (uint32_t x = 0; x < test::kViewportSize; ++x) {
+      const float* pixel = &texels[(y * test::kViewportSize + x) * 4];
+      const Rgb want = expected(x, y);
+      for (int c = 0; c < 3; ++c) {
+        if (std::memcmp(&pixel[c], &want[c], sizeof(float)) != 0 && wrong++ < 4) {
+          UNSCOPED_INFO("pixel (" << x << ", " << y << ") component " << c << ": " << pixel[c] << ", expected " << want[c]);
+        }
+      }
+    }
+  }
+  return wrong;
+}
+
+Rgb constant(float r, float g, float b) { return {r, g, b}; }
+
+} // namespace
+
+TEST_CASE("TEXS 2D: coordinates in Ra and Rb, RGB split over R0, R1 and R28", "[gpu][graphics][texture]") {
+  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  // (u, v) = window position / 64: pixels x < 32 sample column 0, the others column 1 (likewise rows).
+  // Mask code 0 with two result pairs (R28 = R2) is RGB: R0 = r, R1 = g, R2 = b.
+  const auto program = fragment_program({"IPA.PASS R4, a[0x70], RZ", "IPA.PASS R5, a[0x74], RZ", "FMUL R4, R4, 0.015625",
+                                         "FMUL R5, R5, 0.015625", "TEXS R2, R0, R4, R5, 0x0, 2D, 0x0"});
+  CHECK(count_wrong(draw(program), [](uint32_t x, uint32_t y) {
+          return Rgb{texel(x / 32, y / 32, 0), texel(x / 32, y / 32, 1), texel(x / 32, y / 32, 2)};
+        }) == 0);
+}
+
+TEST_CASE("TEXS with one result pair: mask code 6 is G and A into R0 and R1; 2D.LL reads (Ra, Ra+1) and the LOD from Rb", "[gpu][graphics][texture]") {
+  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  // Texel (1, 1) at its centre (0.75, 0.75), LOD 0 from R6: (g, a) = (0, 1); R2 keeps 0.5.
+  const auto program = fragment_program({"MOV32I R4, 0x3f400000", "MOV32I R5, 0x3f400000", "MOV32I R6, 0x0", "MOV32I R2, 0x3f000000",
+                                         "TEXS RZ, R0, R4, R6, 0x0, 2D.LL, 0x6"});
+  CHECK(count_wrong(draw(program), [](uint32_t, uint32_t) { return constant(texel(1, 1, 1), texel(1, 1, 3), 0.5f); }) == 0);
+}
+
+TEST_CASE("TLDS 2D.LL fetches texel (Ra, Ra+1) at LOD Rb; mask code 3 with two pairs is GBA", "[gpu][graphics][texture]") {
+  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  // Texel (1, 0) = (0, 1, 0, 0): R0 = g = 1, R1 = b = 0, R2 (R28) = a = 0.
+  const auto program = fragment_program({"MOV32I R4, 0x1", "MOV32I R5, 0x0", "MOV32I R6, 0x0", "TLDS R2, R0, R4, R6, 0x0, 2D.LL, 0x3"});
+  CHECK(count_wrong(draw(program), [](uint32_t, uint32_t) { return constant(texel(1, 0, 1), texel(1, 0, 2), texel(1, 0, 3)); }) == 0);
+}
+
+TEST_CASE("TLDS 2D.LZ.AOFFI adds the signed 4-bit offsets of Rb to (Ra, Ra+1)", "[gpu][graphics][texture]") {
+  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  // (1, 0) + (x = 0xf = -1, y = 0x1 = +1) = texel (0, 1) = (0, 1, 1, 0): RGB = (0, 1, 1).
+  const auto program = fragment_program({"MOV32I R4, 0x1", "MOV32I R5, 0x0", "MOV32I R7, 0x1f", "TLDS R2, R0, R4, R7, 0x0, 2D.LZ.AOFFI, 0x0"});
+  CHECK(count_wrong(draw(program), [](uint32_t, uint32_t) { return constant(texel(0, 1, 0), texel(0, 1, 1), texel(0, 1, 2)); }) == 0);
+}
+
+TEST_CASE("TLD4S gathers one component of the four footprint texels into R0, R0+1, R28, R28+1", "[gpu][graphics][texture]") {
+  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  // At the texture's centre (0.5, 0.5) the footprint is all four texels; green in gather order:
+  // texel (0,1).g = 1 -> R0, (1,1).g = 0 -> R1, (1,0).g = 1 -> R2 (R28), (0,0).g -> R3.
+  const auto program = fragment_program({"MOV32I R4, 0x3f000000", "MOV32I R5, 0x3f000000", "TLD4S.G R2, R0, R4, R5, 0x0"});
+  CHECK(count_wrong(draw(program), [](uint32_t, uint32_t) { return constant(texel(0, 1, 1), texel(1, 1, 1), texel(1, 0, 1)); }) == 0);
+  // Alpha with AOFFI: (x, y) = (Ra, Ra+1), offsets 6 bits per byte of Rb: x = 0x3f = -1, y = 0. The footprint
+  // moves one column left and clamps onto column 0: alpha of (0,1), (0,1), (0,0) = (0, 0, 1).
+  const auto offset = fragment_program({"MOV32I R4, 0x3f000000", "MOV32I R5, 0x3f000000", "MOV32I R6, 0x3f", "TLD4S.A.AOFFI R2, R0, R4, R6, 0x0"});
+  CHECK(count_wrong(draw(offset), [](uint32_t, uint32_t) { return constant(texel(0, 1, 3), texel(0, 1, 3), texel(0, 0, 3)); }) == 0);
+}
+
+TEST_CASE("TMML returns the computed LOD (signed 8.8) in component 0 and the LOD used in component 1", "[gpu][graphics][texture]") {
+  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  // (u, v) = 2 x window position: 2 texture widths per pixel on the 2-texel texture, 4 texels per pixel in x
+  // and y, so the computed LOD is log2(4) = 2.0 = 512 in 8.8 fixed point. The texture has one level and the
+  // sampler's maximum LOD is 0, so the LOD used is 0. Both are converted to float for the colour output.
+  const auto program = fragment_program({"IPA.PASS R4, a[0x70], RZ", "IPA.PASS R5, a[0x74], RZ", "FMUL R4, R4, 2", "FMUL R5, R5, 2",
+                                         "TMML.LOD R0, R4, 0x0, 2D, 0x3", "I2F.F32.S32 R0, R0", "I2F.F32.S32 R1, R1",
+                                         "MOV32I R2, 0x3f000000"});
+  CHECK(count_wrong(draw(program), [](uint32_t, uint32_t) { return constant(512.0f, 0.0f, 0.5f); }) == 0);
+}
+
+TEST_CASE("TEXS/TLDS/TLD4S forms kiln does not translate yet are named with their address", "[graphics][texture]") {
+  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  CHECK_THROWS_WITH(translate(fragment_program({"TEXS R2, R0, R4, R5, 0x0, 2D.DC, 0x0"})),
+                    Catch::Contains("code address 0x8") && Catch::Contains("depth-compare"));
+  CHECK_THROWS_WITH(translate(fragment_program({"TEXS R2, R0, R4, R5, 0x0, 2D, 0x5"})),
+                    Catch::Contains("component mask 5 is invalid with 2 result pair(s)"));
+  CHECK_THROWS_WITH(translate(fragment_program({"TLDS R2, R0, R4, R5, 0x0, 2D.LZ.MS, 0x0"})), Catch::Contains("multisample"));
+  CHECK_THROWS_WITH(translate(fragment_program({"TLD4S.R.DC R2, R0, R4, R5, 0x0"})), Catch::Contains("depth-compare gather"));
+  // Offsets the translator cannot see as constants (here from a constant bank) have no ConstOffset form.
+  CHECK_THROWS_WITH(translate(fragment_program({"MOV R7, c[0x3][0x0]", "TLDS R2, R0, R4, R7, 0x0, 2D.LZ.AOFFI, 0x0"})),
+                    Catch::Contains("texel offsets must be constants"));
+}

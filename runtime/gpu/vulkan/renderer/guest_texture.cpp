@@ -15,19 +15,41 @@ GuestTexture::GuestTexture(const Context& context, const TextureHeader& header) 
                             header.data_type[0]));
   }
   format_ = *format;
-  uint32_t layers = 1;
+  // TIC texture types (clb197tex.h TEXHEAD_BL_TEXTURE_TYPE); DEPTH_MINUS_ONE counts layers of arrays, slices of
+  // a 3D texture and cubes of a cube array. Cube faces are layers in the order +X, -X, +Y, -Y, +Z, -Z, as in
+  // Vulkan, six per cube.
+  uint32_t layers = 1, depth = 1;
+  vk::ImageType image_type = vk::ImageType::e2D;
+  vk::ImageViewType view_type = vk::ImageViewType::e2D;
+  vk::ImageCreateFlags flags;
   switch (header.texture_type) {
-  case 1: case 7: break;                                  // TWO_D, TWO_D_NO_MIPMAP
-  case 5: arrayed_ = true; layers = header.depth; break;  // TWO_D_ARRAY
+  case 0: image_type = vk::ImageType::e1D; view_type = vk::ImageViewType::e1D; dimension_ = 0; break; // ONE_D
+  case 4: // ONE_D_ARRAY
+    image_type = vk::ImageType::e1D; view_type = vk::ImageViewType::e1DArray; dimension_ = 0; arrayed_ = true; layers = header.depth;
+    break;
+  case 1: case 7: break; // TWO_D, TWO_D_NO_MIPMAP
+  case 5: view_type = vk::ImageViewType::e2DArray; arrayed_ = true; layers = header.depth; break; // TWO_D_ARRAY
+  case 2: image_type = vk::ImageType::e3D; view_type = vk::ImageViewType::e3D; dimension_ = 2; depth = header.depth; break; // THREE_D
+  case 3: // CUBEMAP
+    view_type = vk::ImageViewType::eCube; dimension_ = 3; layers = 6; flags = vk::ImageCreateFlagBits::eCubeCompatible;
+    break;
+  case 8: // CUBE_ARRAY
+    view_type = vk::ImageViewType::eCubeArray; dimension_ = 3; arrayed_ = true; layers = 6 * header.depth;
+    flags = vk::ImageCreateFlagBits::eCubeCompatible;
+    break;
   default: throw Error(fmt::format("texture at GPU {:#x}: texture type {} is not sampled yet", header.address, header.texture_type));
   }
-  if (header.header_version != 3 && header.header_version != 2) {
-    throw Error(fmt::format("texture at GPU {:#x}: header version {} is not sampled yet", header.address, header.header_version));
+  if (image_type == vk::ImageType::e1D && header.height != 1) {
+    throw Error(fmt::format("texture at GPU {:#x}: a 1D texture of height {}", header.address, header.height));
+  }
+  if ((view_type == vk::ImageViewType::eCube || view_type == vk::ImageViewType::eCubeArray) && header.width != header.height) {
+    throw Error(fmt::format("texture at GPU {:#x}: cube faces of {}x{} are not square", header.address, header.width, header.height));
   }
   const uint32_t levels = header.texture_type == 7 ? 1 : header.max_mip_level + 1;
   textures::SurfaceDescription description;
   description.width = header.width;
   description.height = header.height;
+  description.depth = depth;
   description.array_layers = layers;
   description.mip_levels = levels;
   description.element = format_.element;
@@ -41,14 +63,14 @@ GuestTexture::GuestTexture(const Context& context, const TextureHeader& header) 
   layout_ = textures::SurfaceLayout::compute(description, fmt::format("texture at GPU {:#x}", header.address));
 
   const vk::Device device = context.device();
-  image_ = device.createImageUnique({{}, vk::ImageType::e2D, format_.format, vk::Extent3D(header.width, header.height, 1), levels, layers,
+  image_ = device.createImageUnique({flags, image_type, format_.format, vk::Extent3D(header.width, header.height, depth), levels, layers,
                                      vk::SampleCountFlagBits::e1, vk::ImageTiling::eOptimal,
                                      vk::ImageUsageFlagBits::eSampled | vk::ImageUsageFlagBits::eTransferDst});
   const auto requirements = device.getImageMemoryRequirements(*image_);
   memory_ = device.allocateMemoryUnique(
       {requirements.size, find_memory_type(context.physical_device(), requirements.memoryTypeBits, vk::MemoryPropertyFlagBits::eDeviceLocal)});
   device.bindImageMemory(*image_, *memory_, 0);
-  view_ = device.createImageViewUnique({{}, *image_, arrayed_ ? vk::ImageViewType::e2DArray : vk::ImageViewType::e2D, format_.format,
+  view_ = device.createImageViewUnique({{}, *image_, view_type, format_.format,
                                         component_mapping(header), {vk::ImageAspectFlagBits::eColor, 0, levels, 0, layers}});
 }
 
@@ -70,9 +92,10 @@ bool GuestTexture::refresh(const maxwell::AddressSpace& memory, vk::CommandBuffe
   for (uint32_t layer = 0; layer < layout_.layer_count(); ++layer) {
     for (uint32_t level = 0; level < layout_.level_count(); ++level) {
       const uint32_t width = std::max(1u, header_.width >> level), height = std::max(1u, header_.height >> level);
+      const uint32_t depth = std::max(1u, layout_.description().depth >> level);
       regions.emplace_back(textures::linear_level_offset(layout_, layer, level), 0, 0,
                            vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eColor, level, layer, 1), vk::Offset3D{},
-                           vk::Extent3D(width, height, 1));
+                           vk::Extent3D(width, height, depth));
     }
   }
   commands.copyBufferToImage(*staging.buffer, *image_, vk::ImageLayout::eTransferDstOptimal, regions);

@@ -1,6 +1,7 @@
 #pragma once
-// A sampled texture: a Vulkan image holding every level (and layer) of a guest surface named by a texture
-// header, re-uploaded when the guest bytes change (checked once per batch).
+// A sampled texture: a Vulkan image holding every level (and layer, slice or cube face) of a guest surface named
+// by a texture header (1D, 2D, 3D, cube and their arrays), re-uploaded when the guest bytes change (checked once
+// per batch).
 #include <cstdint>
 #include <functional>
 
@@ -19,6 +20,7 @@ public:
   vk::ImageView view() const { return *view_; }
   uint64_t address() const { return header_.address; }
   uint64_t guest_size() const { return layout_.total_size(); }
+  /// The translator's numbering: 0 1D, 1 2D, 2 3D, 3 cube; arrayed for 1D/2D arrays and cube arrays.
   uint32_t dimension() const { return dimension_; }
   bool arrayed() const { return arrayed_; }
 

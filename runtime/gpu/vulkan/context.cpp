@@ -161,6 +161,8 @@ Context::Context(const ContextOptions& options) : validation_log_(std::make_uniq
   features.fillModeNonSolid = have.fillModeNonSolid;
   features.imageCubeArray = have.imageCubeArray;
   features.samplerAnisotropy = have.samplerAnisotropy;
+  features.geometryShader = have.geometryShader; // translated SM5x geometry programs
+  features.occlusionQueryPrecise = have.occlusionQueryPrecise; // exact ZPASS_PIXEL_COUNT reports
   auto& enable12 = chain.get<vk::PhysicalDeviceVulkan12Features>();
   enable12.bufferDeviceAddress = core12.bufferDeviceAddress;
   enable12.timelineSemaphore = core12.timelineSemaphore;

@@ -333,12 +333,14 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   if (!vertex_buffers.empty()) commands.bindVertexBuffers(0, vertex_buffers, vertex_offsets);
   commands.setViewport(0, viewport);
   commands.setScissor(0, scissor);
+  const std::optional<uint32_t> query = begin_sample_query(b);
   if (use_indices) {
     commands.bindIndexBuffer(index_slice->buffer, index_slice->offset, vk::IndexType::eUint32);
     commands.drawIndexed(static_cast<uint32_t>(indices.size()), 1, 0, indexed ? static_cast<int32_t>(draw.base_vertex) : 0, 0);
   } else {
     commands.draw(draw.count, 1, draw.first, 0);
   }
+  if (query) commands.endQuery(*sample_queries.pool, *query);
   statistics.recording_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - translated).count();
 }
 

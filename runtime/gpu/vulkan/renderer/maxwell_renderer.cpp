@@ -72,6 +72,7 @@ void MaxwellRenderer::draw(std::shared_ptr<const maxwell::DrawSnapshot> draw) {
   if (!draw->render_enabled) return;
   const std::lock_guard guard(state_->lock);
   try {
+    if (state_->sample_queries.used == SampleQueries::capacity) state_->sum_sample_queries();
     state_->record_draw(*draw);
     ++state_->statistics.draws;
     if (++state_->current().draws >= state_->options.draws_per_submission) state_->submit();
@@ -102,6 +103,19 @@ void MaxwellRenderer::flush() {
   const auto started = std::chrono::steady_clock::now();
   state_->flush();
   state_->statistics.flush_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+uint64_t MaxwellRenderer::samples_passed() {
+  const std::lock_guard guard(state_->lock);
+  state_->sum_sample_queries();
+  return state_->sample_queries.samples;
+}
+
+void MaxwellRenderer::reset_samples_passed() {
+  const std::lock_guard guard(state_->lock);
+  state_->sum_sample_queries(); // frees the query slots (their results are dropped with the sum)
+  state_->sample_queries.samples = 0;
+  state_->sample_queries.counting = true;
 }
 
 void MaxwellRenderer::synchronize_memory(uint64_t address, uint64_t size, maxwell::MemoryAccess access) {

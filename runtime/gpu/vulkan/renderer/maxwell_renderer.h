@@ -63,6 +63,10 @@ public:
   /// range are written back into guest memory first (waiting only for the submission that reads them back);
   /// before a write, textures this batch samples from the range get their bytes checked again after it.
   void synchronize_memory(uint64_t address, uint64_t size, maxwell::MemoryAccess access) override;
+  /// Samples that passed depth and stencil tests in the draws since the last reset (Vulkan occlusion queries,
+  /// precise where the device offers it); waits for those draws. Before the first reset nothing is counted.
+  uint64_t samples_passed() override;
+  void reset_samples_passed() override;
 
   /// Submits what is recorded, waits for all submitted work, and writes the render targets the GPU wrote back
   /// into guest memory. Call it where the guest waits for the GPU (fences, syncpoint waits) or reads its output.

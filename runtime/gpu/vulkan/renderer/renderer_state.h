@@ -85,12 +85,23 @@ struct Pass {
   bool operator==(const Pass& other) const { return colors == other.colors && depth == other.depth; }
 };
 
+/// Occlusion queries behind ZPASS_PIXEL_COUNT reports: once the guest resets the counter, every draw runs inside
+/// a query of its own; a report submits, waits and sums the results since the reset.
+struct SampleQueries {
+  static constexpr uint32_t capacity = 4096;
+  vk::UniqueQueryPool pool;
+  bool counting = false;   ///< the guest reset the counter at least once
+  uint32_t used = 0;       ///< queries recorded since the results were last summed
+  uint64_t samples = 0;    ///< samples summed so far since the reset
+};
+
 struct MaxwellRenderer::State {
   State(Context& context_, maxwell::AddressSpace& memory_, const MaxwellRendererOptions& options_)
       : context(context_), memory(memory_), options(options_), pipelines(context_, options_.pipeline_cache_file),
         resources(context_), clears(context_) {
     ubo_alignment = context.physical_device().getProperties().limits.minUniformBufferOffsetAlignment;
     anisotropy = context.physical_device().getFeatures().samplerAnisotropy;
+    precise_occlusion = context.physical_device().getFeatures().occlusionQueryPrecise;
     for (const vk::ExtensionProperties& extension : context.physical_device().enumerateDeviceExtensionProperties()) {
       if (std::string_view(extension.extensionName) != VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME) continue;
       const auto offered = context.physical_device()
@@ -122,6 +133,32 @@ struct MaxwellRenderer::State {
   bool anisotropy = false;
   std::map<vk::Format, bool> vertex_format_support; ///< bufferFeatures has eVertexBuffer
   bool custom_border_color = false; ///< VK_EXT_custom_border_color (without format) enabled by the context
+  SampleQueries sample_queries;
+  bool precise_occlusion = false;
+
+  /// Adds the queries recorded so far to the sum (submits and waits when there are any).
+  void sum_sample_queries() {
+    if (sample_queries.used == 0) return;
+    submit();
+    wait_all();
+    std::vector<uint64_t> results(sample_queries.used);
+    (void)context.device().getQueryPoolResults(*sample_queries.pool, 0, sample_queries.used, results.size() * 8, results.data(), 8,
+                                               vk::QueryResultFlagBits::e64 | vk::QueryResultFlagBits::eWait);
+    for (uint64_t r : results) sample_queries.samples += r;
+    sample_queries.used = 0;
+  }
+  /// Begins the query of a draw about to be recorded into `b`'s pass, when the guest counts samples.
+  std::optional<uint32_t> begin_sample_query(Batch& b) {
+    if (!sample_queries.counting) return std::nullopt;
+    if (!sample_queries.pool) {
+      sample_queries.pool = context.device().createQueryPoolUnique({{}, vk::QueryType::eOcclusion, SampleQueries::capacity});
+    }
+    if (sample_queries.used == SampleQueries::capacity) return std::nullopt; // summed before the draw (see draw())
+    const uint32_t query = sample_queries.used++;
+    b.uploads.resetQueryPool(*sample_queries.pool, query, 1); // the uploads run before this batch's draws
+    b.commands.beginQuery(*sample_queries.pool, query, precise_occlusion ? vk::QueryControlFlagBits::ePrecise : vk::QueryControlFlags{});
+    return query;
+  }
 
   /// Descriptors of one stage: image views per sampled-image binding (in resource order), samplers.
   struct StageTextures {

@@ -3,12 +3,13 @@
 #  1. build games/sample-aarch64 (our own C program) as a static AArch64 Linux executable,
 #  2. recompile it to C++ and build the native program (`kiln port`),
 #  3. run the native program and the original under qemu-aarch64, and require identical output,
-#  4. build games/sample-triangle (our own GPU title: nvgpu ioctls, pushbuffers, fences), check that it stops
-#     cleanly under qemu-aarch64 (no GPU there), recompile it and run it on kiln's nvgpu devices, which write
-#     its PNG frames; print where they are,
+#  4. build games/sample-triangle and games/sample-scene (our own GPU titles: nvgpu ioctls, pushbuffers, fences)
+#     as one program, check that each stops cleanly under qemu-aarch64 (no GPU there), recompile it and run
+#     each title on kiln's nvgpu devices, which write their PNG frames; print where they are,
 #  5. list the Vulkan device and render + read back a target (bring-up check).
-# The GPU title's frames come from the 2D, inline-to-memory, copy and 3D engines (a textured, depth-tested,
-# blended triangle scene drawn by kiln's Vulkan renderer; docs/nvgpu.md says what is drawn).
+# The GPU titles' frames come from the 2D, inline-to-memory, copy and 3D engines (a textured, depth-tested,
+# blended triangle scene, and a rotating cube textured by render to texture, drawn by kiln's Vulkan renderer;
+# docs/nvgpu.md and games/sample-scene/README.md say what is drawn).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$(cd "${1:-$root/build}" && pwd)"
@@ -39,32 +40,47 @@ if ! cmp -s "$out/native.txt" "$out/qemu.txt"; then
 fi
 echo "kiln sample: recompiled output is identical to qemu-aarch64's"
 
-echo "== kiln sample: games/sample-triangle -> static AArch64 ELF (GPU title)"
-gpu_out="$out/triangle"
-mkdir -p "$gpu_out"
+echo "== kiln sample: games/sample-triangle + games/sample-scene -> one static AArch64 ELF (GPU titles)"
+# One program holds both GPU titles (games/common/gpu_samples.c picks one by its first argument; each main.c is
+# compiled with -Dmain=<title>_main), so their static glibc is recompiled and host-compiled once.
 # -fno-tree-vectorize: GCC would vectorise the PNG writer with single-lane LD1, which the recompiler lacks so far.
-# Its Maxwell programs: SASS text assembled into headers that main.c includes as "shaders/<name>.h".
-mkdir -p "$gpu_out/include/shaders"
-for shader in pass_through.vert:vertex colour.frag:pixel textured.frag:pixel; do
-  "$kiln" shaders assemble --arch sm53 --stage "${shader#*:}" "$root/games/sample-triangle/shaders/${shader%%:*}.sass" \
-    -o "$gpu_out/include/shaders/${shader%%:*}.h"
+# Their Maxwell programs: SASS text assembled into headers that main.c includes as "shaders/<name>.h".
+gpu_out="$out/gpu"
+mkdir -p "$gpu_out"
+declare -A gpu_shaders=([sample-triangle]="pass_through.vert:vertex colour.frag:pixel textured.frag:pixel"
+                        [sample-scene]="transform.vert:vertex textured.frag:pixel flat.frag:pixel")
+gpu_objects=()
+for title in sample-triangle sample-scene; do
+  mkdir -p "$gpu_out/include/$title/shaders"
+  for shader in ${gpu_shaders[$title]}; do
+    "$kiln" shaders assemble --arch sm53 --stage "${shader#*:}" "$root/games/$title/shaders/${shader%%:*}.sass" \
+      -o "$gpu_out/include/$title/shaders/${shader%%:*}.h"
+  done
+  aarch64-linux-gnu-gcc -c -O2 -fno-tree-vectorize -Dmain="${title//-/_}_main" -I"$root/games/common" \
+    -I"$gpu_out/include/$title" -o "$gpu_out/$title.o" "$root/games/$title/main.c"
+  gpu_objects+=("$gpu_out/$title.o")
 done
-aarch64-linux-gnu-gcc -static -O2 -fno-tree-vectorize -I"$root/games/common" -I"$gpu_out/include" -o "$gpu_out/sample-triangle.elf" \
-  "$root/games/sample-triangle/main.c" "$root/games/common/kiln_gpu.c" "$root/games/common/png_writer.c"
-echo "== kiln sample: under qemu-aarch64 there is no GPU; the title must say so and stop"
-if qemu-aarch64 "$gpu_out/sample-triangle.elf" "$gpu_out" > "$gpu_out/qemu.txt" 2>&1; then
-  echo "kiln sample: sample-triangle ran under qemu-aarch64 without a GPU" >&2; exit 1
-fi
-cat "$gpu_out/qemu.txt"
-echo "== kiln sample: kiln port sample-triangle, run it on kiln's nvgpu devices"
-fresh_port "$gpu_out/sample-triangle.elf" "$gpu_out/port"
-"$kiln" port --platform linux-user "$gpu_out/sample-triangle.elf" -o "$gpu_out/port" -j "$(nproc)" | tee "$gpu_out/port.log"
+aarch64-linux-gnu-gcc -static -O2 -fno-tree-vectorize -I"$root/games/common" -o "$gpu_out/gpu-samples.elf" \
+  "$root/games/common/gpu_samples.c" "$root/games/common/kiln_gpu.c" "$root/games/common/png_writer.c" "${gpu_objects[@]}"
+echo "== kiln sample: under qemu-aarch64 there is no GPU; each title must say so and stop"
+for title in sample-triangle sample-scene; do
+  if qemu-aarch64 "$gpu_out/gpu-samples.elf" "$title" "$gpu_out" > "$gpu_out/qemu-$title.txt" 2>&1; then
+    echo "kiln sample: $title ran under qemu-aarch64 without a GPU" >&2; exit 1
+  fi
+  cat "$gpu_out/qemu-$title.txt"
+done
+echo "== kiln sample: kiln port the GPU titles, run them on kiln's nvgpu devices"
+fresh_port "$gpu_out/gpu-samples.elf" "$gpu_out/port"
+"$kiln" port --platform linux-user "$gpu_out/gpu-samples.elf" -o "$gpu_out/port" -j "$(nproc)" | tee "$gpu_out/port.log"
 gpu_native="$(sed -n 's/^built //p' "$gpu_out/port.log" | tail -n 1)"
 [ -x "$gpu_native" ] || { echo "kiln sample: kiln port did not report a native executable" >&2; exit 1; }
-frames="$gpu_out/frames"
-rm -rf "$frames" && mkdir -p "$frames"
-KILN_VULKAN_VALIDATION=1 "$gpu_native" "$frames"
-echo "kiln sample: PNG frames of sample-triangle are in $frames"
+frames="$out/triangle/frames"
+scene_frames="$out/scene/frames"
+for title_frames in "sample-triangle:$frames" "sample-scene:$scene_frames"; do
+  rm -rf "${title_frames#*:}" && mkdir -p "${title_frames#*:}"
+  KILN_VULKAN_VALIDATION=1 "$gpu_native" "${title_frames%%:*}" "${title_frames#*:}"
+  echo "kiln sample: PNG frames of ${title_frames%%:*} are in ${title_frames#*:}"
+done
 
 echo "== kiln sample: GPU bring-up"
 "$kiln" gpu info
@@ -81,5 +97,7 @@ echo "kiln sample: the recompiled PS1 sample agrees with the interpreter; frames
 echo "kiln sample: done; outputs in $out"
 echo "kiln sample: frames of the GPU title games/sample-triangle (textured, depth-tested, blended triangles):"
 ls "$frames"/*.png
+echo "kiln sample: frames of the GPU title games/sample-scene (a rotating cube textured by render to texture):"
+ls "$scene_frames"/*.png
 echo "kiln sample: frames of the PS1 title games/sample-psx:"
 ls "$out"/psx/recompiled-run/frame*.png

@@ -1,0 +1,401 @@
+/* kiln's second GPU sample title: a rotating cube textured with a picture the GPU renders each frame. An AArch64
+ * Linux program of our own that drives a Maxwell GPU through L4T's nvgpu device nodes (games/common). Each frame,
+ * in one submission, the 3D engine
+ *   1. renders the 32x32 RGBA8 block-linear texture T (render to texture): a clear, two clears limited by
+ *      scissor 0, and an indexed draw of a flat-coloured stripe;
+ *   2. renders the 128x128 RGBA8 block-linear target F with a ZF32 depth target: a colour and depth clear, a
+ *      scissored clear (a progress bar), the cube (one indexed draw of 36 16-bit indices over 24 vertices of
+ *      two attributes, depth test LESS, its matrix in a constant buffer the CPU rewrites between frames,
+ *      sampling T), then a translucent overlay quad blended over it;
+ * then, after the fence (which brings the rendered pixels into guest memory), a second submission has the 2D
+ * engine clear the 160x128 pitch frame and the copy engine place F and T in it, and the program writes
+ * frame_N.png.
+ * Scene (tests/games/check_scene_frames.cpp derives every expected pixel from these numbers):
+ *   frame       160x128, RGBA (0x20, 0x20, 0x20, 0xff); F at (0, 0), T at (128, 0)
+ *   T, frame n  clear PALETTE[n % 4]; scissored clears of texels [0, 16) x [0, 16) and [16, 32) x [16, 32) to
+ *               PALETTE[(n + 1) % 4]; stripe x in [0, 32), y in [12, 20), colour STRIPE (texel (x, y) covers
+ *               [x, x + 1) x [y, y + 1); edges on texel boundaries, so coverage is exact)
+ *   F           clear BACKGROUND, depth 1; scissored clear of x in [0, 32 (n + 1)), y in [120, 128) to BAR
+ *   cube        corners (+-1, +-1, +-1); face with outward normal N and right axis R (as seen from outside):
+ *               corner (u, v) = N + (2u - 1) R + (2v - 1) (R x N), vertices (0,0) (1,0) (0,1) (1,1), indices
+ *               0 1 2, 2 1 3; faces in order +z, -z, +x, -x, +y, -y with R = +x, -x, -z, +z, +x, +x.
+ *               clip = P * Translate(0, 0.25, -4.5) * RotateX(a) * RotateY(b)^(n + 1), cos a = 12/13, sin a = 5/13,
+ *               cos b = 4/5, sin b = 3/5 (rotations right-handed: RotateY maps +z towards +x); P: clip x = 2 x,
+ *               y = -2 y (the window's y grows downwards), z = -(10 z + 10) / 9, w = -z (near 1, far 10);
+ *               viewport: window x = 64 x_ndc + 64, y = 64 y_ndc + 64, depth = z_ndc. Texture T at (u, v),
+ *               perspective-correct, nearest filtering, clamp to edge.
+ *   overlay     x in [8, 56), y in [84, 112) (edges on pixel boundaries), colour OVERLAY, depth test off,
+ *               blended SRC_ALPHA, ONE_MINUS_SRC_ALPHA (alpha too) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kiln_gpu.h"
+#include "png_writer.h"
+#include "shaders/flat.frag.h"          /* generated from shaders/NAME.sass by `kiln shaders assemble` */
+#include "shaders/textured.frag.h"
+#include "shaders/transform.vert.h"
+
+enum { FRAMES = 4, WIDTH = 160, HEIGHT = 128, PITCH = WIDTH * 4 };
+enum { TARGET = 128, TEXTURE = 32, TEXTURE_X = 128, STRIPE_Y0 = 12, STRIPE_Y1 = 20 };
+enum { OVERLAY_X0 = 8, OVERLAY_Y0 = 84, OVERLAY_X1 = 56, OVERLAY_Y1 = 112, BAR_Y = 120 };
+static const float PALETTE[4][4] = {{1, 0.6f, 0, 1}, {0, 0.6f, 1, 1}, {0.2f, 0.8f, 0.2f, 1}, {0.8f, 0.2f, 0.6f, 1}};
+static const float STRIPE[4] = {1, 1, 1, 1};
+static const float BACKGROUND[4] = {0.2f, 0.2f, 0.4f, 1};
+static const float BAR[4] = {1, 0.8f, 0, 1};
+static const float OVERLAY[4] = {1, 1, 1, 0.4f};
+
+/* Where things lie: programs in the program region, vertices and indices, constant buffers (0x100 bytes each). */
+enum { VERTEX_PROGRAM = 0x0, TEXTURED_PROGRAM = 0x400, FLAT_PROGRAM = 0x800 };
+enum { CUBE_VERTICES = 24, STRIPE_VERTEX = 24, OVERLAY_VERTEX = 28, VERTEX_STRIDE = 20 };
+enum { CUBE_INDICES = 0, STRIPE_INDICES = 36, OVERLAY_INDICES = 42 };
+enum { CB_CUBE_MATRIX = 0x000, CB_TEXTURE_MATRIX = 0x100, CB_FRAME_MATRIX = 0x200, CB_TEXTURE_HANDLE = 0x300,
+       CB_STRIPE_COLOUR = 0x400, CB_OVERLAY_COLOUR = 0x500, CB_SIZE = 0x100 };
+
+/* Method offsets from NVIDIA's class headers (clb197.h, cl902d.h, clb0b5.h). */
+enum {
+  THREED_SET_COLOR_TARGET_A = 0x800, THREED_SET_COLOR_TARGET_WIDTH = 0x808, THREED_SET_COLOR_TARGET_HEIGHT = 0x80c,
+  THREED_SET_COLOR_TARGET_FORMAT = 0x810, THREED_SET_COLOR_TARGET_MEMORY = 0x814,
+  THREED_SET_VIEWPORT_SCALE_X = 0xa00, THREED_SET_VIEWPORT_CLIP_HORIZONTAL = 0xc00, THREED_SET_VIEWPORT_Z_CLIP = 0xd7c,
+  THREED_SET_COLOR_CLEAR_VALUE = 0xd80, THREED_SET_Z_CLEAR_VALUE = 0xd90, THREED_SET_SCISSOR_ENABLE = 0xe00,
+  THREED_SET_SCISSOR_HORIZONTAL = 0xe04, THREED_SET_SCISSOR_VERTICAL = 0xe08,
+  THREED_SET_ZT_A = 0xfe0, THREED_SET_ZT_FORMAT = 0xfe8, THREED_SET_ZT_BLOCK_SIZE = 0xfec,
+  THREED_SET_CLEAR_SURFACE_CONTROL = 0x10f8, THREED_SET_VERTEX_ATTRIBUTE_A = 0x1160, THREED_SET_CT_SELECT = 0x121c,
+  THREED_SET_ZT_SIZE_A = 0x1228, THREED_SET_DEPTH_TEST = 0x12cc, THREED_SET_DEPTH_WRITE = 0x12e8,
+  THREED_SET_DEPTH_FUNC = 0x130c, THREED_SET_BLEND_SEPARATE_FOR_ALPHA = 0x133c, THREED_SET_BLEND_COLOR_OP = 0x1340,
+  THREED_SET_BLEND = 0x1360, THREED_SET_ZT_SELECT = 0x1538, THREED_SET_TEX_SAMPLER_POOL_A = 0x155c,
+  THREED_SET_TEX_HEADER_POOL_A = 0x1574, THREED_SET_PROGRAM_REGION_A = 0x1608, THREED_END = 0x1614,
+  THREED_BEGIN = 0x1618, THREED_SET_INDEX_BUFFER_A = 0x17c8, THREED_DRAW_INDEX_BUFFER = 0x17e0,
+  THREED_CLEAR_SURFACE = 0x19d0, THREED_SET_CT_WRITE = 0x1a00, THREED_SET_VERTEX_STREAM_A_FORMAT = 0x1c00,
+  THREED_SET_PIPELINE_SHADER = 0x2000, THREED_SET_PIPELINE_PROGRAM = 0x2004, THREED_SET_PIPELINE_BINDING = 0x2010,
+  THREED_SET_CONSTANT_BUFFER_SELECTOR_A = 0x2380, THREED_BIND_GROUP_CONSTANT_BUFFER = 0x2410,
+  TWOD_SET_DST_FORMAT = 0x200, TWOD_SET_DST_MEMORY_LAYOUT = 0x204, TWOD_SET_DST_PITCH = 0x214,
+  TWOD_SET_DST_WIDTH = 0x218, TWOD_SET_DST_HEIGHT = 0x21c, TWOD_SET_DST_OFFSET_UPPER = 0x220,
+  TWOD_RENDER_SOLID_PRIM_MODE = 0x580, TWOD_SET_RENDER_SOLID_PRIM_COLOR_FORMAT = 0x584,
+  TWOD_SET_RENDER_SOLID_PRIM_COLOR = 0x588, TWOD_RENDER_SOLID_PRIM_POINT_SET_X = 0x600,
+  COPY_LAUNCH_DMA = 0x300, COPY_OFFSET_IN_UPPER = 0x400, COPY_OFFSET_OUT_UPPER = 0x408, COPY_PITCH_OUT = 0x414,
+  COPY_LINE_LENGTH_IN = 0x418, COPY_LINE_COUNT = 0x41c, COPY_SET_SRC_BLOCK_SIZE = 0x728, COPY_SET_SRC_WIDTH = 0x72c,
+  COPY_SET_SRC_HEIGHT = 0x730, COPY_SET_SRC_DEPTH = 0x734, COPY_SET_SRC_LAYER = 0x738, COPY_SET_SRC_ORIGIN = 0x73c,
+};
+/* SET_PIPELINE_* per program slot (64 bytes apart), BIND_GROUP_* per stage group (32), scissors 16 apart. */
+enum { PIPELINE_VERTEX_B = 1, PIPELINE_PIXEL = 5, GROUP_VERTEX = 0, GROUP_PIXEL = 4, PRIMITIVE_TRIANGLES = 4 };
+enum { ZT_FORMAT_ZF32 = 0x0a, OGL_LESS = 0x201, OGL_FUNC_ADD = 0x8006, OGL_SRC_ALPHA = 0x4302,
+       OGL_ONE_MINUS_SRC_ALPHA = 0x4303, INDEX_TWO_BYTES = 1, USE_SCISSOR0 = 1u << 8 };
+enum { FORMAT_A8B8G8R8 = 0xd5, SOLID_PRIM_RECTS = 4 };
+
+static uint32_t float_bits(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+static void address(struct kg_push *p, uint32_t subchannel, uint32_t method, uint64_t gpu) {
+  const uint32_t words[2] = {(uint32_t)(gpu >> 32), (uint32_t)gpu};
+  kg_methods(p, subchannel, method, words, 2);
+}
+
+/* 4x4 matrices, row-major: m[4 * row + column]. */
+typedef struct { float m[16]; } matrix;
+
+static matrix multiply(const matrix *a, const matrix *b) {
+  matrix r;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      float sum = 0;
+      for (int k = 0; k < 4; ++k) sum += a->m[4 * i + k] * b->m[4 * k + j];
+      r.m[4 * i + j] = sum;
+    }
+  return r;
+}
+
+/* Window pixels of a w x h target onto NDC (x_ndc = 2 x / w - 1, the same for y), z and w kept. */
+static matrix pixels_to_ndc(float w, float h) {
+  const matrix r = {{2 / w, 0, 0, -1, 0, 2 / h, 0, -1, 0, 0, 1, 0, 0, 0, 0, 1}};
+  return r;
+}
+
+/* The cube's matrix for frame n (see the top of this file); exact rotation steps, no libm. */
+static matrix cube_matrix(int n) {
+  const matrix projection = {{2, 0, 0, 0, 0, -2, 0, 0, 0, 0, -10.0f / 9, -10.0f / 9, 0, 0, -1, 0}};
+  const matrix translate = {{1, 0, 0, 0, 0, 1, 0, 0.25f, 0, 0, 1, -4.5f, 0, 0, 0, 1}};
+  const matrix tilt = {{1, 0, 0, 0, 0, 12.0f / 13, -5.0f / 13, 0, 0, 5.0f / 13, 12.0f / 13, 0, 0, 0, 0, 1}};
+  const matrix yaw_step = {{4.0f / 5, 0, 3.0f / 5, 0, 0, 1, 0, 0, -3.0f / 5, 0, 4.0f / 5, 0, 0, 0, 0, 1}};
+  matrix yaw = yaw_step;
+  for (int i = 0; i < n; ++i) yaw = multiply(&yaw, &yaw_step);
+  matrix m = multiply(&tilt, &yaw);
+  m = multiply(&translate, &m);
+  return multiply(&projection, &m);
+}
+
+/* Vertices (x, y, z, u, v) and 16-bit indices: the cube, the stripe (in T's pixels) and the overlay (in F's). */
+static void write_geometry(const struct kg_buffer *vertices, const struct kg_buffer *indices) {
+  static const float normals[6][3] = {{0, 0, 1}, {0, 0, -1}, {1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}};
+  static const float rights[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 0, -1}, {0, 0, 1}, {1, 0, 0}, {1, 0, 0}};
+  float *v = (float *)vertices->cpu;
+  uint16_t *index = (uint16_t *)indices->cpu;
+  for (int face = 0; face < 6; ++face) {
+    const float *n = normals[face], *r = rights[face];
+    const float down[3] = {r[1] * n[2] - r[2] * n[1], r[2] * n[0] - r[0] * n[2], r[0] * n[1] - r[1] * n[0]}; /* R x N */
+    /* (u, v) of corners 0-3 from a table: converting `corner & 1` and `corner >> 1` to float makes GCC emit
+     * the scalar SIMD form SCVTF Sd, Sn, which the AArch64 recompiler cannot translate yet. */
+    static const float corner_uv[4][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
+    for (int corner = 0; corner < 4; ++corner) {
+      const float u = corner_uv[corner][0], w = corner_uv[corner][1];
+      for (int c = 0; c < 3; ++c) *v++ = n[c] + (2 * u - 1) * r[c] + (2 * w - 1) * down[c];
+      *v++ = u;
+      *v++ = w;
+    }
+    static const uint16_t quad[6] = {0, 1, 2, 2, 1, 3};
+    for (int i = 0; i < 6; ++i) *index++ = (uint16_t)(4 * face + quad[i]);
+  }
+  const float rectangles[2][4] = {{0, STRIPE_Y0, TEXTURE, STRIPE_Y1}, {OVERLAY_X0, OVERLAY_Y0, OVERLAY_X1, OVERLAY_Y1}};
+  for (int q = 0; q < 2; ++q) {
+    for (int corner = 0; corner < 4; ++corner) {
+      *v++ = rectangles[q][corner & 1 ? 2 : 0];
+      *v++ = rectangles[q][corner >> 1 ? 3 : 1];
+      *v++ = 0.5f; /* depth 0.5 (the matrices keep z, w = 1) */
+      *v++ = 0;
+      *v++ = 0;
+    }
+    static const uint16_t quad[6] = {0, 1, 2, 2, 1, 3};
+    for (int i = 0; i < 6; ++i) *index++ = (uint16_t)(CUBE_VERTICES + 4 * q + quad[i]);
+  }
+}
+
+/* T's texture header (TIC 0, clb197tex.h TEXHEAD_BL: A8B8G8R8 UNORM, identity swizzle, block-linear with blocks
+ * one GOB high, as the 3D engine renders it) and sampler (TSC 0: clamp to edge, nearest, no mipmaps). */
+static void write_texture_pools(const struct kg_buffer *pools, const struct kg_buffer *texture) {
+  const uint32_t tic[8] = {0x08u | 2u << 7 | 2u << 10 | 2u << 13 | 2u << 16 | 2u << 19 | 3u << 22 | 4u << 25 | 5u << 28,
+                           (uint32_t)texture->gpu & 0xfffffe00u, (uint32_t)(texture->gpu >> 32) | 3u << 21, 0,
+                           (TEXTURE - 1) | 1u << 23, (TEXTURE - 1) | 1u << 31, 0, 0};
+  const uint32_t tsc[8] = {2u | 2u << 3 | 2u << 6, 1u | 1u << 4 | 1u << 6, 0, 0, 0, 0, 0, 0};
+  memcpy(pools->cpu, tic, sizeof tic);
+  memcpy(pools->cpu + 0x100, tsc, sizeof tsc);
+}
+
+static void write_constants(const struct kg_buffer *constants) {
+  const matrix texture_matrix = pixels_to_ndc(TEXTURE, TEXTURE), frame_matrix = pixels_to_ndc(TARGET, TARGET);
+  memcpy(constants->cpu + CB_TEXTURE_MATRIX, &texture_matrix, sizeof texture_matrix);
+  memcpy(constants->cpu + CB_FRAME_MATRIX, &frame_matrix, sizeof frame_matrix);
+  const uint32_t handle = 0u | 0u << 20; /* TIC 0, TSC 0 */
+  memcpy(constants->cpu + CB_TEXTURE_HANDLE, &handle, sizeof handle);
+  memcpy(constants->cpu + CB_STRIPE_COLOUR + 0x10, STRIPE, sizeof STRIPE);
+  memcpy(constants->cpu + CB_OVERLAY_COLOUR + 0x10, OVERLAY, sizeof OVERLAY);
+}
+
+/* Binds constant buffer `offset` of `constants` as c[slot] of a stage group. */
+static void bind_constants(struct kg_push *p, const struct kg_buffer *constants, uint32_t offset, uint32_t group,
+                           uint32_t slot) {
+  const uint64_t gpu = constants->gpu + offset;
+  const uint32_t selector[3] = {CB_SIZE, (uint32_t)(gpu >> 32), (uint32_t)gpu};
+  kg_methods(p, KG_SUBCH_3D, THREED_SET_CONSTANT_BUFFER_SELECTOR_A, selector, 3);
+  kg_method(p, KG_SUBCH_3D, THREED_BIND_GROUP_CONSTANT_BUFFER + 32 * group, 1u | slot << 4);
+}
+
+/* Colour target 0 (RGBA8, block-linear, blocks one GOB high), viewport 0 and its clip over the whole target. */
+static void set_target(struct kg_push *p, const struct kg_buffer *target, uint32_t size) {
+  address(p, KG_SUBCH_3D, THREED_SET_COLOR_TARGET_A, target->gpu);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_COLOR_TARGET_WIDTH, size);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_COLOR_TARGET_HEIGHT, size);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_COLOR_TARGET_FORMAT, FORMAT_A8B8G8R8);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_COLOR_TARGET_MEMORY, 0);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_CT_SELECT, 1);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_CT_WRITE, 0x1111);
+  const float half = (float)size / 2; /* SCALE_X, SCALE_Y, SCALE_Z, OFFSET_X, OFFSET_Y, OFFSET_Z */
+  const uint32_t viewport[6] = {float_bits(half), float_bits(half), float_bits(1), float_bits(half), float_bits(half), 0};
+  kg_methods(p, KG_SUBCH_3D, THREED_SET_VIEWPORT_SCALE_X, viewport, 6);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_VIEWPORT_Z_CLIP, 1); /* ZERO_TO_POSITIVE_W */
+  const uint32_t clip[2] = {size << 16, size << 16};
+  kg_methods(p, KG_SUBCH_3D, THREED_SET_VIEWPORT_CLIP_HORIZONTAL, clip, 2);
+}
+
+static void clear_colour(struct kg_push *p, const float colour[4]) {
+  const uint32_t bits[4] = {float_bits(colour[0]), float_bits(colour[1]), float_bits(colour[2]), float_bits(colour[3])};
+  kg_methods(p, KG_SUBCH_3D, THREED_SET_COLOR_CLEAR_VALUE, bits, 4);
+  kg_method(p, KG_SUBCH_3D, THREED_CLEAR_SURFACE, 0xf << 2); /* R, G, B and A of target 0 */
+}
+
+/* A colour clear limited to [x0, x1) x [y0, y1) by scissor 0 (SET_CLEAR_SURFACE_CONTROL USE_SCISSOR0). */
+static void clear_colour_scissored(struct kg_push *p, const float colour[4], uint32_t x0, uint32_t y0, uint32_t x1,
+                                   uint32_t y1) {
+  kg_method(p, KG_SUBCH_3D, THREED_SET_SCISSOR_ENABLE, 1);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_SCISSOR_HORIZONTAL, x0 | x1 << 16);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_SCISSOR_VERTICAL, y0 | y1 << 16);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_CLEAR_SURFACE_CONTROL, USE_SCISSOR0);
+  clear_colour(p, colour);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_CLEAR_SURFACE_CONTROL, 0);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_SCISSOR_ENABLE, 0);
+}
+
+static void draw_indexed(struct kg_push *p, const struct kg_buffer *indices, uint32_t first, uint32_t count) {
+  const uint64_t start = indices->gpu + 2 * first, limit = start + 2 * count - 1;
+  const uint32_t buffer[6] = {(uint32_t)(start >> 32), (uint32_t)start, (uint32_t)(limit >> 32), (uint32_t)limit,
+                              INDEX_TWO_BYTES, 0}; /* address, limit (last byte), format, first index */
+  kg_methods(p, KG_SUBCH_3D, THREED_SET_INDEX_BUFFER_A, buffer, 6);
+  kg_method(p, KG_SUBCH_3D, THREED_BEGIN, PRIMITIVE_TRIANGLES);
+  kg_method(p, KG_SUBCH_3D, THREED_DRAW_INDEX_BUFFER, count);
+  kg_method(p, KG_SUBCH_3D, THREED_END, 0);
+}
+
+static void use_pixel_program(struct kg_push *p, uint32_t program) {
+  kg_method(p, KG_SUBCH_3D, THREED_SET_PIPELINE_PROGRAM + 64 * PIPELINE_PIXEL, program);
+}
+
+/* State every pass shares: programs, the vertex stream and its two attributes, texture pools. */
+static void set_common_state(struct kg_push *p, const struct kg_buffer *programs, const struct kg_buffer *vertices,
+                             const struct kg_buffer *pools) {
+  address(p, KG_SUBCH_3D, THREED_SET_PROGRAM_REGION_A, programs->gpu);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_PIPELINE_SHADER + 64 * PIPELINE_VERTEX_B, 1u | 1u << 4); /* enabled, VERTEX_B */
+  kg_method(p, KG_SUBCH_3D, THREED_SET_PIPELINE_PROGRAM + 64 * PIPELINE_VERTEX_B, VERTEX_PROGRAM);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_PIPELINE_SHADER + 64 * PIPELINE_PIXEL, 1u | 5u << 4);    /* enabled, PIXEL */
+  kg_method(p, KG_SUBCH_3D, THREED_SET_PIPELINE_BINDING + 64 * PIPELINE_PIXEL, GROUP_PIXEL);
+  /* Stream 0: 20-byte vertices. Attribute 0 R32G32B32 FLOAT at 0 (size 0x02), attribute 1 R32G32 FLOAT at 12
+   * (size 0x04): stream 4:0, offset 20:7, size 26:21, type 29:27. */
+  const uint32_t stream[3] = {VERTEX_STRIDE | 1u << 12, (uint32_t)(vertices->gpu >> 32), (uint32_t)vertices->gpu};
+  kg_methods(p, KG_SUBCH_3D, THREED_SET_VERTEX_STREAM_A_FORMAT, stream, 3);
+  const uint32_t attributes[2] = {0u << 7 | 2u << 21 | 7u << 27, 12u << 7 | 4u << 21 | 7u << 27};
+  kg_methods(p, KG_SUBCH_3D, THREED_SET_VERTEX_ATTRIBUTE_A, attributes, 2);
+  const uint32_t header_pool[3] = {(uint32_t)(pools->gpu >> 32), (uint32_t)pools->gpu, 15};
+  const uint32_t sampler_pool[3] = {(uint32_t)((pools->gpu + 0x100) >> 32), (uint32_t)(pools->gpu + 0x100), 15};
+  kg_methods(p, KG_SUBCH_3D, THREED_SET_TEX_HEADER_POOL_A, header_pool, 3);
+  kg_methods(p, KG_SUBCH_3D, THREED_SET_TEX_SAMPLER_POOL_A, sampler_pool, 3);
+}
+
+/* Pass 1: the texture T (see the top of this file). */
+static void render_texture(struct kg_push *p, const struct kg_buffer *texture, const struct kg_buffer *indices,
+                           const struct kg_buffer *constants, int n) {
+  set_target(p, texture, TEXTURE);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_ZT_SELECT, 0);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_DEPTH_TEST, 0);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_BLEND, 0);
+  clear_colour(p, PALETTE[n % 4]);
+  clear_colour_scissored(p, PALETTE[(n + 1) % 4], 0, 0, TEXTURE / 2, TEXTURE / 2);
+  clear_colour_scissored(p, PALETTE[(n + 1) % 4], TEXTURE / 2, TEXTURE / 2, TEXTURE, TEXTURE);
+  bind_constants(p, constants, CB_TEXTURE_MATRIX, GROUP_VERTEX, 1);
+  bind_constants(p, constants, CB_STRIPE_COLOUR, GROUP_PIXEL, 2);
+  use_pixel_program(p, FLAT_PROGRAM);
+  draw_indexed(p, indices, STRIPE_INDICES, 6);
+}
+
+/* Pass 2: F with its depth target: clears, the cube sampling T, the overlay. */
+static void render_frame(struct kg_push *p, const struct kg_buffer *target, const struct kg_buffer *depth,
+                         const struct kg_buffer *indices, const struct kg_buffer *constants, int n) {
+  set_target(p, target, TARGET);
+  address(p, KG_SUBCH_3D, THREED_SET_ZT_A, depth->gpu);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_ZT_FORMAT, ZT_FORMAT_ZF32);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_ZT_BLOCK_SIZE, 0);
+  const uint32_t depth_size[3] = {TARGET, TARGET, 1};
+  kg_methods(p, KG_SUBCH_3D, THREED_SET_ZT_SIZE_A, depth_size, 3);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_ZT_SELECT, 1);
+  clear_colour(p, BACKGROUND);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_Z_CLEAR_VALUE, float_bits(1));
+  kg_method(p, KG_SUBCH_3D, THREED_CLEAR_SURFACE, 1); /* Z */
+  clear_colour_scissored(p, BAR, 0, BAR_Y, 32 * (uint32_t)(n + 1), TARGET);
+
+  kg_method(p, KG_SUBCH_3D, THREED_SET_DEPTH_TEST, 1);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_DEPTH_WRITE, 1);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_DEPTH_FUNC, OGL_LESS);
+  bind_constants(p, constants, CB_CUBE_MATRIX, GROUP_VERTEX, 1);
+  bind_constants(p, constants, CB_TEXTURE_HANDLE, GROUP_PIXEL, 2);
+  use_pixel_program(p, TEXTURED_PROGRAM);
+  draw_indexed(p, indices, CUBE_INDICES, 36);
+
+  kg_method(p, KG_SUBCH_3D, THREED_SET_DEPTH_TEST, 0);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_DEPTH_WRITE, 0);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_BLEND, 1);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_BLEND_SEPARATE_FOR_ALPHA, 0);
+  const uint32_t equation[3] = {OGL_FUNC_ADD, OGL_SRC_ALPHA, OGL_ONE_MINUS_SRC_ALPHA}; /* op, source, destination */
+  kg_methods(p, KG_SUBCH_3D, THREED_SET_BLEND_COLOR_OP, equation, 3);
+  bind_constants(p, constants, CB_FRAME_MATRIX, GROUP_VERTEX, 1);
+  bind_constants(p, constants, CB_OVERLAY_COLOUR, GROUP_PIXEL, 2);
+  use_pixel_program(p, FLAT_PROGRAM);
+  draw_indexed(p, indices, OVERLAY_INDICES, 6);
+  kg_method(p, KG_SUBCH_3D, THREED_SET_BLEND, 0);
+}
+
+static void fill(struct kg_push *p, uint32_t colour, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
+  kg_method(p, KG_SUBCH_2D, TWOD_SET_RENDER_SOLID_PRIM_COLOR, colour);
+  kg_method(p, KG_SUBCH_2D, TWOD_RENDER_SOLID_PRIM_MODE, SOLID_PRIM_RECTS);
+  const uint32_t corners[4] = {x0, y0, x1, y1};
+  kg_methods(p, KG_SUBCH_2D, TWOD_RENDER_SOLID_PRIM_POINT_SET_X, corners, 4);
+}
+
+/* Copy engine: a square block-linear RGBA8 surface (blocks one GOB high) into the pitch frame. */
+static void copy_block_linear(struct kg_push *p, const struct kg_buffer *source, uint32_t size, uint64_t destination) {
+  address(p, KG_SUBCH_COPY, COPY_OFFSET_IN_UPPER, source->gpu);
+  address(p, KG_SUBCH_COPY, COPY_OFFSET_OUT_UPPER, destination);
+  kg_method(p, KG_SUBCH_COPY, COPY_SET_SRC_BLOCK_SIZE, 1u << 12); /* GOB height 8, block height one GOB */
+  kg_method(p, KG_SUBCH_COPY, COPY_SET_SRC_WIDTH, size * 4);
+  kg_method(p, KG_SUBCH_COPY, COPY_SET_SRC_HEIGHT, size);
+  kg_method(p, KG_SUBCH_COPY, COPY_SET_SRC_DEPTH, 1);
+  kg_method(p, KG_SUBCH_COPY, COPY_SET_SRC_LAYER, 0);
+  kg_method(p, KG_SUBCH_COPY, COPY_SET_SRC_ORIGIN, 0);
+  kg_method(p, KG_SUBCH_COPY, COPY_PITCH_OUT, PITCH);
+  kg_method(p, KG_SUBCH_COPY, COPY_LINE_LENGTH_IN, size * 4);
+  kg_method(p, KG_SUBCH_COPY, COPY_LINE_COUNT, size);
+  kg_method(p, KG_SUBCH_COPY, COPY_LAUNCH_DMA, 2u | 1u << 8 | 1u << 9); /* NON_PIPELINED, src block-linear, dst pitch, multi-line */
+}
+
+static void compose_frame(struct kg_push *p, const struct kg_buffer *frame, const struct kg_buffer *target,
+                          const struct kg_buffer *texture) {
+  address(p, KG_SUBCH_2D, TWOD_SET_DST_OFFSET_UPPER, frame->gpu);
+  kg_method(p, KG_SUBCH_2D, TWOD_SET_DST_FORMAT, FORMAT_A8B8G8R8);
+  kg_method(p, KG_SUBCH_2D, TWOD_SET_DST_MEMORY_LAYOUT, 1); /* PITCH */
+  kg_method(p, KG_SUBCH_2D, TWOD_SET_DST_PITCH, PITCH);
+  kg_method(p, KG_SUBCH_2D, TWOD_SET_DST_WIDTH, WIDTH);
+  kg_method(p, KG_SUBCH_2D, TWOD_SET_DST_HEIGHT, HEIGHT);
+  kg_method(p, KG_SUBCH_2D, TWOD_SET_RENDER_SOLID_PRIM_COLOR_FORMAT, FORMAT_A8B8G8R8);
+  fill(p, 0x20u | 0x20u << 8 | 0x20u << 16 | 0xffu << 24, 0, 0, WIDTH, HEIGHT);
+  copy_block_linear(p, target, TARGET, frame->gpu);
+  copy_block_linear(p, texture, TEXTURE, frame->gpu + TEXTURE_X * 4);
+}
+
+int main(int argc, char **argv) {
+  const char *directory = argc > 1 ? argv[1] : ".";
+  struct kg_device device;
+  if (kg_open(&device) != 0) {
+    fprintf(stderr, "sample-scene: no GPU; nothing rendered\n");
+    return 2;
+  }
+  struct kg_buffer commands, frame, target, depth, texture, programs, vertices, indices, pools, constants;
+  if (kg_buffer_alloc(&device, 0x10000, &commands) || kg_buffer_alloc(&device, PITCH * HEIGHT, &frame) ||
+      kg_buffer_alloc(&device, TARGET * TARGET * 4, &target) || kg_buffer_alloc(&device, TARGET * TARGET * 4, &depth) ||
+      kg_buffer_alloc(&device, TEXTURE * TEXTURE * 4, &texture) || kg_buffer_alloc(&device, 0x1000, &programs) ||
+      kg_buffer_alloc(&device, 0x1000, &vertices) || kg_buffer_alloc(&device, 0x1000, &indices) ||
+      kg_buffer_alloc(&device, 0x1000, &pools) || kg_buffer_alloc(&device, 0x1000, &constants))
+    return 1;
+  /* The programs as the driver uploads them: SPH, then code (generated headers, see shaders/). */
+  memcpy(programs.cpu + VERTEX_PROGRAM, transform_vert, sizeof transform_vert);
+  memcpy(programs.cpu + TEXTURED_PROGRAM, textured_frag, sizeof textured_frag);
+  memcpy(programs.cpu + FLAT_PROGRAM, flat_frag, sizeof flat_frag);
+  write_geometry(&vertices, &indices);
+  write_texture_pools(&pools, &texture);
+  write_constants(&constants);
+  struct kg_push push;
+  kg_push_begin(&push, &commands);
+  kg_bind(&push, KG_SUBCH_3D, KG_CLASS_3D);
+  kg_bind(&push, KG_SUBCH_2D, KG_CLASS_2D);
+  kg_bind(&push, KG_SUBCH_COPY, KG_CLASS_COPY);
+  set_common_state(&push, &programs, &vertices, &pools);
+  for (int n = 0; n < FRAMES; ++n) {
+    /* The previous frame's fence has passed, so the CPU may rewrite the matrix the GPU read. */
+    const matrix m = cube_matrix(n);
+    memcpy(constants.cpu + CB_CUBE_MATRIX, &m, sizeof m);
+    struct kg_fence fence;
+    render_texture(&push, &texture, &indices, &constants, n);
+    render_frame(&push, &target, &depth, &indices, &constants, n);
+    if (kg_submit(&device, &push, &fence) || kg_fence_wait(&device, &fence, 1000)) return 1;
+    /* The rendered pixels are in guest memory once the fence is reached: now the copy engine may read them. */
+    compose_frame(&push, &frame, &target, &texture);
+    if (kg_submit(&device, &push, &fence) || kg_fence_wait(&device, &fence, 1000)) return 1;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/frame_%d.png", directory, n);
+    if (png_write_rgba(path, frame.cpu, WIDTH, HEIGHT, PITCH) != 0) {
+      perror(path);
+      return 1;
+    }
+    printf("sample-scene: frame %d (fence %u:%u) -> %s\n", n, fence.id, fence.value, path);
+  }
+  kg_close(&device);
+  return 0;
+}

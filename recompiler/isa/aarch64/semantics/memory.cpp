@@ -1,6 +1,7 @@
 // Loads and stores: every addressing mode (unsigned offset, unscaled, pre/post-index, register offset with
 // extend/shift, literal), pairs, acquire/release, exclusives and LSE atomics.
 #include <array>
+#include <string>
 #include <vector>
 
 #include "recompiler/isa/aarch64/semantics/handlers.h"
@@ -165,6 +166,107 @@ void atomic(const Instruction& i, EmitTarget& out) {
                        read(i.reg(2)), t, t, t, t, value, write(i.reg(1), "old")));
 }
 
+/// The parts of an AdvSIMD structure load/store: registers Vt..Vt+n-1 (wrapping at 31), base, post-index step.
+struct Structure {
+  bool load = false, post = false;
+  int count = 1;      ///< n of LDn/STn
+  int bits = 8;       ///< element size
+  int lanes = 16;     ///< elements per register (arrangement forms)
+  unsigned first = 0; ///< Vt
+  int64_t index = 0;  ///< lane (single-structure forms)
+  std::string base;   ///< Rn, read before anything is written
+  std::string writeback; ///< statement advancing Rn by `step_bytes` or Xm; empty without post-index
+};
+
+/// Operands as LLVM MC gives them: [Rn!] Vt-list [Vt-list (tied)] [#index] Rn [Xm (XZR: immediate form)].
+Structure parse_structure(const Instruction& i, int step_bytes) {
+  Structure s;
+  const std::string_view op = i.opcode;
+  s.load = op[0] == 'L';
+  s.post = ends_with(op, "_POST");
+  s.count = op[2] - '0';
+  auto is_list = [&](size_t at) {
+    return i.operands[at].kind == Operand::Kind::reg && (i.reg(at).is_vector() || i.reg(at).kind == RegKind::vlist);
+  };
+  size_t at = 0;
+  while (!is_list(at)) ++at; // past the written-back base of post-indexed forms
+  s.first = i.reg(at).index;
+  while (is_list(at)) ++at;  // loads name the list twice (result and tied input)
+  if (i.operands[at].kind == Operand::Kind::imm) s.index = i.imm(at++);
+  s.base = read(i.reg(at));
+  if (s.post) {
+    const Register& step = i.reg(i.operands.size() - 1);
+    s.writeback = write(i.reg(0), fmt::format("address + {}", step.is_zero() ? std::to_string(step_bytes) : read(step)));
+  }
+  return s;
+}
+
+/// The element size and lane count of an arrangement suffix ("v16b", "v4h", "v1d" ...).
+void parse_arrangement(std::string_view arrangement, Structure& s) {
+  const char element = arrangement.back();
+  s.bits = element == 'b' ? 8 : element == 'h' ? 16 : element == 's' ? 32 : 64;
+  s.lanes = std::stoi(std::string(arrangement.substr(1, arrangement.size() - 2)));
+}
+
+std::string lane(unsigned reg, int bits, const std::string& index) { return fmt::format("v{}.u{}[{}]", reg % 32, bits, index); }
+
+/// LD1..LD4 / ST1..ST4 (single structure): element k of the structure is lane `index` of Vt+k; other lanes keep
+/// their values ("LD3i16", "ST1i64_POST").
+void structure_lane(const Instruction& i, EmitTarget& out) {
+  const std::string_view op = i.opcode;
+  const int bits = std::stoi(std::string(op.substr(4, op.find('_') == std::string_view::npos ? std::string_view::npos : op.find('_') - 4)));
+  const int count = op[2] - '0';
+  Structure s = parse_structure(i, count * bits / 8);
+  s.bits = bits;
+  std::string code = fmt::format("{{ const uint64_t address = {}; ", s.base);
+  for (int k = 0; k < count; ++k) {
+    const std::string target = lane(s.first + k, bits, std::to_string(s.index));
+    const std::string at = fmt::format("address + {}", k * bits / 8);
+    code += s.load ? fmt::format("{} = kiln::rt::load<{}>(m, {}); ", target, utype(bits / 8), at)
+                   : fmt::format("kiln::rt::store<{}>(m, {}, {}); ", utype(bits / 8), at, target);
+  }
+  out.line(code + s.writeback + " }");
+}
+
+/// LD1R..LD4R: element k of one structure replicated to every lane of Vt+k ("LD2Rv8h", "LD4Rv1d_POST").
+void structure_replicate(const Instruction& i, EmitTarget& out) {
+  const std::string_view op = i.opcode;
+  const std::string_view arrangement = op.substr(4, op.find('_') == std::string_view::npos ? std::string_view::npos : op.find('_') - 4);
+  Structure shape;
+  parse_arrangement(arrangement, shape);
+  const int count = op[2] - '0';
+  const Structure s = parse_structure(i, count * shape.bits / 8);
+  std::string code = fmt::format("{{ const uint64_t address = {}; ", s.base);
+  for (int k = 0; k < count; ++k)
+    code += fmt::format("v{} = kiln::rt::v_dup<{}, {}>(kiln::rt::load<{}>(m, address + {})); ", (s.first + k) % 32, utype(shape.bits / 8),
+                        shape.lanes, utype(shape.bits / 8), k * shape.bits / 8);
+  out.line(code + s.writeback + " }");
+}
+
+/// LD2..LD4 / ST2..ST4 (multiple structures): memory holds `lanes` structures of n elements; element k of
+/// structure e is lane e of Vt+k ("LD3Threev4s", "ST2Twov16b_POST"). 64-bit arrangements zero the upper half.
+void structure_interleaved(const Instruction& i, EmitTarget& out) {
+  const std::string_view op = i.opcode;
+  const size_t v = op.find('v');
+  const std::string_view arrangement = op.substr(v, op.find('_') == std::string_view::npos ? std::string_view::npos : op.find('_') - v);
+  Structure shape;
+  parse_arrangement(arrangement, shape);
+  const int count = op[2] - '0';
+  const int bytes = shape.bits / 8;
+  const Structure s = parse_structure(i, count * shape.lanes * bytes);
+  std::string code = fmt::format("{{ const uint64_t address = {}; for (int e = 0; e < {}; ++e) {{ ", s.base, shape.lanes);
+  for (int k = 0; k < count; ++k) {
+    const std::string target = lane(s.first + k, shape.bits, "e");
+    const std::string at = fmt::format("address + (uint64_t)(e * {} + {}) * {}", count, k, bytes);
+    code += s.load ? fmt::format("{} = kiln::rt::load<{}>(m, {}); ", target, utype(bytes), at)
+                   : fmt::format("kiln::rt::store<{}>(m, {}, {}); ", utype(bytes), at, target);
+  }
+  code += "} ";
+  if (s.load && shape.lanes * shape.bits == 64)
+    for (int k = 0; k < count; ++k) code += fmt::format("v{}.u64[1] = 0; ", (s.first + k) % 32);
+  out.line(code + s.writeback + " }");
+}
+
 std::vector<std::string>& names() { static std::vector<std::string> storage; return storage; }
 void add(Registry& r, std::string name, Handler h) {
   names().push_back(std::move(name));
@@ -199,6 +301,16 @@ void register_memory(Registry& r) {
       for (const char* order : {"", "A", "L", "AL"}) add(r, std::string(base) + order + size, atomic);
   }
   for (const char* name : {"LDXPW", "LDXPX", "LDAXPW", "LDAXPX", "STXPW", "STXPX", "STLXPW", "STLXPX"}) add(r, name, exclusive);
+  // AdvSIMD structures beyond LD1/ST1 of whole registers and LD1R (those live with the other NEON semantics).
+  for (const char* prefix : {"LD1", "LD2", "LD3", "LD4", "ST1", "ST2", "ST3", "ST4"})
+    for (const char* size : {"i8", "i16", "i32", "i64"})
+      for (const char* post : {"", "_POST"}) add(r, std::string(prefix) + size + post, structure_lane);
+  for (const char* prefix : {"LD2R", "LD3R", "LD4R"})
+    for (const char* a : {"v8b", "v16b", "v4h", "v8h", "v2s", "v4s", "v1d", "v2d"})
+      for (const char* post : {"", "_POST"}) add(r, std::string(prefix) + a + post, structure_replicate);
+  for (const char* prefix : {"LD2Two", "LD3Three", "LD4Four", "ST2Two", "ST3Three", "ST4Four"})
+    for (const char* a : {"v8b", "v16b", "v4h", "v8h", "v2s", "v4s", "v2d"})
+      for (const char* post : {"", "_POST"}) add(r, std::string(prefix) + a + post, structure_interleaved);
 }
 
 } // namespace kiln::a64::sem

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/core/a64_fp.h"
+
 namespace kiln::linux_user {
 namespace {
 
@@ -104,6 +106,7 @@ void* guest_thread(void* argument) {
   install_fault_handler();
   static rt::Cpu cpu;
   cpu.sp = build_stack(*launch.program, launch.argc, launch.argv, launch.envp);
+  rt::fp_reset_host(); // FPCR = 0 and FPSR = 0 as the kernel starts a process; the host's flags are the guest's
   rt::enter_guest(&cpu, launch.program->entry);
   return nullptr;
 }

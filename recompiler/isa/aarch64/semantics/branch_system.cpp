@@ -33,7 +33,7 @@ void mrs(const Instruction& i, EmitTarget& out) {
   const int64_t reg = i.imm(1);
   if (reg == tpidr_el0) out.line(write(i.reg(0), "c->tpidr"));
   else if (reg == fpcr) out.line(write(i.reg(0), "c->fpcr"));
-  else if (reg == fpsr) out.line(write(i.reg(0), "c->fpsr"));
+  else if (reg == fpsr) out.line(write(i.reg(0), "kiln::rt::fp_read_fpsr(c)")); // the host's flags (runtime/core/a64_fp.h)
   else if (reg == nzcv) out.line(write(i.reg(0), "(uint64_t)(n << 31 | z << 30 | cf << 29 | vf << 28)"));
   else {
     out.line(write(i.reg(0), fmt::format("kiln::rt::read_system_register(c, {}, {})", reg, hex(i.address))));
@@ -44,8 +44,8 @@ void msr(const Instruction& i, EmitTarget& out) {
   const int64_t reg = i.imm(0);
   const std::string value = read(i.reg(1));
   if (reg == tpidr_el0) out.line(fmt::format("c->tpidr = {};", value));
-  else if (reg == fpcr) out.line(fmt::format("c->fpcr = {};", value));
-  else if (reg == fpsr) out.line(fmt::format("c->fpsr = {};", value));
+  else if (reg == fpcr) out.line(fmt::format("kiln::rt::fp_write_fpcr(c, {});", value)); // sets the host rounding mode
+  else if (reg == fpsr) out.line(fmt::format("kiln::rt::fp_write_fpsr(c, {});", value));
   else if (reg == nzcv) out.line(fmt::format("{{ const uint64_t f = {}; n = (f >> 31) & 1; z = (f >> 30) & 1; cf = (f >> 29) & 1; vf = (f >> 28) & 1; }}", value));
   else out.line(fmt::format("kiln::rt::write_system_register(c, {}, {}, {});", reg, value, hex(i.address)));
 }

@@ -1,5 +1,6 @@
 // Scalar floating point: arithmetic, fused multiply-add, compares, conversions, moves between register files.
-// Rounding follows the host's default (round to nearest even), which is FPCR's default too.
+// Host arithmetic rounds in the host's rounding mode, which MSR FPCR sets (runtime/core/a64_fp.h), and raises the
+// host's flags that MRS FPSR reads; operations that name their own rounding (FRINTN/A/M/P/Z, FCVT*) say it here.
 #include <cmath>
 
 #include "recompiler/isa/aarch64/semantics/handlers.h"
@@ -54,8 +55,9 @@ void arithmetic(const Instruction& i, EmitTarget& out) {
     else if (starts_with(op, "FNEG")) value = fmt::format("-{}", a);
     else if (starts_with(op, "FSQRT")) value = fmt::format("kiln::rt::fp_default_nan(std::sqrt({}), {})", a, a);
     else if (starts_with(op, "FMOV")) value = a;
-    else if (starts_with(op, "FRINTN")) value = fmt::format("std::nearbyint({})", a);
-    else if (starts_with(op, "FRINTI") || starts_with(op, "FRINTX")) value = fmt::format("std::nearbyint({})", a);
+    else if (starts_with(op, "FRINTN")) value = fmt::format("kiln::rt::fp_round_even({})", a);
+    else if (starts_with(op, "FRINTI")) value = fmt::format("std::nearbyint({})", a); // FPCR's mode, no Inexact
+    else if (starts_with(op, "FRINTX")) value = fmt::format("std::rint({})", a);      // FPCR's mode, Inexact
     else if (starts_with(op, "FRINTP")) value = fmt::format("std::ceil({})", a);
     else if (starts_with(op, "FRINTM")) value = fmt::format("std::floor({})", a);
     else if (starts_with(op, "FRINTZ")) value = fmt::format("std::trunc({})", a);
@@ -67,13 +69,15 @@ void arithmetic(const Instruction& i, EmitTarget& out) {
 void compare(const Instruction& i, EmitTarget& out) {
   const std::string_view op = i.opcode; // FCMP[E]{S,D}rr (n, m) / ri (n)
   const std::string b = ends_with(op, "ri") ? "0.0" : fread(i.reg(1));
-  out.line(fmt::format("kiln::rt::fp_compare({}, ({}){}, n, z, cf, vf);", fread(i.reg(0)), ftype(precision(op)), b));
+  out.line(fmt::format("kiln::rt::fp_compare_flags({}, ({}){}, {}, n, z, cf, vf);", fread(i.reg(0)), ftype(precision(op)), b,
+                       starts_with(op, "FCMPE") ? "true" : "false"));
 }
 
 void conditional_compare(const Instruction& i, EmitTarget& out) {
   const int64_t nzcv = i.imm(2);
-  out.line(fmt::format("if ({}) kiln::rt::fp_compare({}, {}, n, z, cf, vf); else {{ n = {}; z = {}; cf = {}; vf = {}; }}",
-                       condition(i.imm(3)), fread(i.reg(0)), fread(i.reg(1)), (nzcv >> 3) & 1, (nzcv >> 2) & 1, (nzcv >> 1) & 1, nzcv & 1));
+  out.line(fmt::format("if ({}) kiln::rt::fp_compare_flags({}, {}, {}, n, z, cf, vf); else {{ n = {}; z = {}; cf = {}; vf = {}; }}",
+                       condition(i.imm(3)), fread(i.reg(0)), fread(i.reg(1)), starts_with(i.opcode, "FCCMPE") ? "true" : "false",
+                       (nzcv >> 3) & 1, (nzcv >> 2) & 1, (nzcv >> 1) & 1, nzcv & 1));
 }
 
 void select(const Instruction& i, EmitTarget& out) {
@@ -97,17 +101,43 @@ void convert_int(const Instruction& i, EmitTarget& out) {
   const char rounding = op[4];
   const bool sign = op[5] == 'S';
   const bool x = op[7] == 'X';
-  const std::string a = fread(i.reg(1));
   std::string rounded;
   switch (rounding) {
-  case 'Z': rounded = fmt::format("std::trunc({})", a); break;
-  case 'A': rounded = fmt::format("std::round({})", a); break;
-  case 'N': rounded = fmt::format("std::nearbyint({})", a); break;
-  case 'M': rounded = fmt::format("std::floor({})", a); break;
-  default: rounded = fmt::format("std::ceil({})", a); break;
+  case 'Z': rounded = "std::trunc(value)"; break;
+  case 'A': rounded = "std::round(value)"; break;
+  case 'N': rounded = "kiln::rt::fp_round_even(value)"; break;
+  case 'M': rounded = "std::floor(value)"; break;
+  default: rounded = "std::ceil(value)"; break;
   }
   const char* it = sign ? (x ? "int64_t" : "int32_t") : (x ? "uint64_t" : "uint32_t");
-  out.line(write(i.reg(0), fmt::format("({})kiln::rt::fp_to_int<{}>({})", x ? "uint64_t" : "uint32_t", it, rounded)));
+  out.line(fmt::format("{{ const auto value = {}; {} }}", fread(i.reg(1)),
+                       write(i.reg(0), fmt::format("({})kiln::rt::fp_convert_to_int<{}>({}, value)", x ? "uint64_t" : "uint32_t", it, rounded))));
+}
+
+/// The AdvSIMD scalar forms, integer and float both in a SIMD&FP register: SCVTF/UCVTFv1i64 (d, d), FCVTZSv1i32 (s, s).
+void convert_in_vector(const Instruction& i, EmitTarget& out) {
+  const std::string_view op = i.opcode;
+  const bool wide = ends_with(op, "v1i64");
+  const std::string d = vreg(i.reg(0)), n = vreg(i.reg(1));
+  const char* bits = wide ? "kiln::rt::f64_bits" : "kiln::rt::f32_bits";
+  if (starts_with(op, "SCVTF") || starts_with(op, "UCVTF")) {
+    const bool sign = op[0] == 'S';
+    const std::string integer = wide ? fmt::format("({}){}.u64[0]", sign ? "int64_t" : "uint64_t", n) : fmt::format("({}){}.u32[0]", sign ? "int32_t" : "uint32_t", n);
+    out.line(fmt::format("{} = kiln::rt::v_from_u64({}(({}){}));", d, bits, wide ? "double" : "float", integer));
+    return;
+  }
+  std::string rounded;
+  switch (op[4]) {
+  case 'Z': rounded = "std::trunc(value)"; break;
+  case 'A': rounded = "std::round(value)"; break;
+  case 'N': rounded = "kiln::rt::fp_round_even(value)"; break;
+  case 'M': rounded = "std::floor(value)"; break;
+  default: rounded = "std::ceil(value)"; break;
+  }
+  const bool sign = op[5] == 'S';
+  const char* it = sign ? (wide ? "int64_t" : "int32_t") : (wide ? "uint64_t" : "uint32_t");
+  out.line(fmt::format("{{ const auto value = {}.{}[0]; {} = kiln::rt::v_from_u64(({})kiln::rt::fp_convert_to_int<{}>({}, value)); }}", n,
+                       wide ? "f64" : "f32", d, wide ? "uint64_t" : "uint32_t", it, rounded));
 }
 
 void convert_precision(const Instruction& i, EmitTarget& out) {
@@ -156,6 +186,8 @@ void register_fp(Registry& r) {
     add(std::string("FMOV") + p + "i", move);
     add(std::string("FMOV") + p + "r", move);
   }
+  for (const char* base : {"SCVTF", "UCVTF", "FCVTZS", "FCVTZU", "FCVTAS", "FCVTAU", "FCVTNS", "FCVTNU", "FCVTMS", "FCVTMU", "FCVTPS", "FCVTPU"})
+    for (const char* size : {"v1i32", "v1i64"}) add(std::string(base) + size, convert_in_vector);
   add("FCVTSDr", convert_precision);
   add("FCVTDSr", convert_precision);
   for (const char* name : {"FMOVXDr", "FMOVWSr", "FMOVDXr", "FMOVSWr", "FMOVDXHighr", "FMOVXDHighr"}) add(name, move);

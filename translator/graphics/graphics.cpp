@@ -1,5 +1,7 @@
 #include "translator/graphics/graphics.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "runtime/base/error.h"
@@ -18,6 +20,23 @@ spirv::Interpolation interpolation_of(sass::sm5x::PixelImap imap) {
   case sass::sm5x::PixelImap::screen_linear: return spirv::Interpolation::linear;
   default: return spirv::Interpolation::perspective;
   }
+}
+
+/// SPH CommonWord3/4 OutputTopology, MaxOutputVertexCount and CommonWord2 ThreadsPerInputPrimitive (the
+/// geometry program's invocation count; 0 reads as 1).
+spirv::GeometryInterface geometry_interface(const sass::sm5x::ShaderProgramHeader& header, spirv::GeometryInput input, std::string_view name) {
+  spirv::GeometryInterface geometry{.input = input};
+  switch (header.output_topology) {
+  case sass::sm5x::OutputTopology::point_list: geometry.output = spirv::GeometryOutput::points; break;
+  case sass::sm5x::OutputTopology::line_strip: geometry.output = spirv::GeometryOutput::line_strip; break;
+  case sass::sm5x::OutputTopology::triangle_strip: geometry.output = spirv::GeometryOutput::triangle_strip; break;
+  default:
+    throw Error(fmt::format("{}: geometry output topology {} is not a point list (1), line strip (6) or triangle strip (7)", name,
+                            static_cast<int>(header.output_topology)));
+  }
+  geometry.max_output_vertices = header.max_output_vertex_count;
+  geometry.invocations = std::max<uint32_t>(header.threads_per_input_primitive, 1);
+  return geometry;
 }
 
 } // namespace
@@ -64,6 +83,10 @@ Translation translate_graphics(std::span<const uint8_t> bytes, Arch arch, std::s
     result.color_masks = header.omap_target;
   } else {
     interface.declared_outputs = header.output_attributes();
+  }
+  if (header.stage == sass::sm5x::ShaderStage::geometry) {
+    interface.stage = spirv::GraphicsStage::geometry;
+    interface.geometry = geometry_interface(header, options.geometry_input, name);
   }
   result.stage = interface.stage;
   spirv::GraphicsOptions backend = options.backend;

@@ -28,6 +28,8 @@ struct TranslateOptions {
   /// Constant-bank contents the runtime knows (jump tables of BRX); see sass::sm5x::LowerOptions.
   std::function<std::optional<uint32_t>(uint32_t bank, uint32_t byte_offset)> constant_bank_word;
   spirv::GraphicsOptions backend;   ///< descriptor array sizes, debug names
+  /// A geometry program's input primitive: draw state, not in the program (the output comes from its SPH).
+  spirv::GeometryInput geometry_input = spirv::GeometryInput::triangles;
 };
 
 struct Translation {

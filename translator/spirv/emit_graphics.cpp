@@ -44,6 +44,12 @@ std::optional<uint32_t> GraphicsEmitter::emit_stage_op(const ir::Inst& inst) {
   case ir::Op::LoadConstBank: return load_const_bank(static_cast<uint32_t>(inst.immediate), core_.value(inst.args[0]));
   case ir::Op::Texture: return emit_texture(inst);
   case ir::Op::QuadLane: return quad_lane();
+  case ir::Op::LoadVertexAttribute: return load_vertex_attribute(static_cast<uint32_t>(inst.immediate), core_.value(inst.args[0]));
+  case ir::Op::EmitVertex: emit_vertex(); return 0;
+  case ir::Op::EndPrimitive:
+    if (interface_.stage != GraphicsStage::geometry) throw Error("graphics backend: OUT.CUT outside a geometry program");
+    builder().op_void(spv::Op::OpEndPrimitive, {});
+    return 0;
   case ir::Op::Shuffle: return quad_shuffle(inst); // fragment quads (emit_graphics_quad.cpp)
   case ir::Op::Demote:
     if (interface_.stage != GraphicsStage::fragment) throw Error("graphics backend: KIL outside a fragment program");
@@ -67,6 +73,7 @@ void GraphicsEmitter::declare_interface() {
 
 uint32_t GraphicsEmitter::input_variable(uint32_t address) {
   const bool fragment = interface_.stage == GraphicsStage::fragment;
+  if (interface_.stage == GraphicsStage::geometry) throw Error("graphics backend: a geometry program reads inputs per vertex");
   if (fragment && address >= kPosition && address < kPosition + 16) {
     uint32_t& variable = inputs_[kFragCoordKey];
     if (variable == 0) {
@@ -164,6 +171,16 @@ uint32_t GraphicsEmitter::quad_lane() {
   return core_.binary(spv::Op::OpBitwiseOr, core_.u32_type(), x_bit, y_bit);
 }
 
+void GraphicsEmitter::reset_outputs() {
+  ModuleBuilder& b = builder();
+  const uint32_t zero = b.constant(f32_type(), 0, 32);
+  const uint32_t one = b.constant(f32_type(), 0x3f800000u, 32);
+  const uint32_t unwritten = b.op(spv::Op::OpCompositeConstruct, vec4_type(), {zero, zero, zero, one});
+  for (const auto& [key, variable] : outputs_) {
+    if (key != kPointSize) b.op_void(spv::Op::OpStore, {variable, unwritten});
+  }
+}
+
 void GraphicsEmitter::declare_vertex_output(uint32_t target) {
   const uint32_t key = target == kPointSize ? kPointSize : target & ~0xfu;
   if (outputs_.count(key)) return;
@@ -229,19 +246,15 @@ std::vector<uint32_t> GraphicsEmitter::emit() {
   const uint32_t start = b.new_id();
   core_.terminate(spv::Op::OpBranch, {start});
   core_.start_block(start);
-  if (!fragment) {
-    const uint32_t zero = b.constant(f32_type(), 0, 32);
-    const uint32_t one = b.constant(f32_type(), 0x3f800000u, 32);
-    const uint32_t unwritten = b.op(spv::Op::OpCompositeConstruct, vec4_type(), {zero, zero, zero, one});
-    for (const auto& [key, variable] : outputs_) {
-      if (key != kPointSize) b.op_void(spv::Op::OpStore, {variable, unwritten});
-    }
-  }
+  if (!fragment) reset_outputs();
   core_.emit_block(function_.body);
   if (!core_.terminated_) core_.terminate(spv::Op::OpReturn, {});
   b.op_void(spv::Op::OpFunctionEnd, {});
 
-  b.entry_point(fragment ? spv::ExecutionModel::Fragment : spv::ExecutionModel::Vertex, core_.main_function_, "main", core_.interface_);
+  const bool geometry = interface_.stage == GraphicsStage::geometry;
+  b.entry_point(fragment ? spv::ExecutionModel::Fragment : geometry ? spv::ExecutionModel::Geometry : spv::ExecutionModel::Vertex,
+                core_.main_function_, "main", core_.interface_);
+  if (geometry) declare_geometry_modes();
   if (fragment) {
     b.execution_mode(core_.main_function_, spv::ExecutionMode::OriginUpperLeft);
     if (outputs_.count(kFragDepthOutput)) b.execution_mode(core_.main_function_, spv::ExecutionMode::DepthReplacing);

@@ -9,6 +9,7 @@
 //                          (dim: 0 = 1D, 1 = 2D, 2 = 3D, 3 = cube)
 //   binding 30             sampler array indexed by the sampler (TSC) index of a handle
 // Varyings: generic n -> location n; fixed-function texture coordinate t (a[0x300 + 16t]) -> location 16 + t.
+// A geometry stage reads them (and the position) as arrays with one element per input vertex.
 #include <array>
 #include <cstdint>
 #include <map>
@@ -18,8 +19,24 @@
 
 namespace kiln::spirv {
 
-enum class GraphicsStage : uint8_t { vertex, fragment };
+enum class GraphicsStage : uint8_t { vertex, fragment, geometry };
 enum class Interpolation : uint8_t { perspective, linear, flat };
+
+/// A geometry stage's primitives. The input primitive is draw state (the topology the draw uses), not part of the
+/// program; the output, its vertex limit and the invocation count come from the program's header.
+enum class GeometryInput : uint8_t { points, lines, lines_adjacency, triangles, triangles_adjacency };
+enum class GeometryOutput : uint8_t { points, line_strip, triangle_strip };
+struct GeometryInterface {
+  GeometryInput input = GeometryInput::triangles;
+  GeometryOutput output = GeometryOutput::triangle_strip;
+  uint32_t max_output_vertices = 1;
+  uint32_t invocations = 1;
+};
+/// Vertices per input primitive.
+constexpr uint32_t geometry_input_vertices(GeometryInput input) {
+  constexpr uint32_t counts[] = {1, 2, 4, 3, 6};
+  return counts[static_cast<size_t>(input)];
+}
 
 struct GraphicsInterface {
   GraphicsStage stage = GraphicsStage::vertex;
@@ -28,6 +45,7 @@ struct GraphicsInterface {
   /// Vertex outputs the program's header declares (attribute byte addresses): each position or varying among them
   /// is declared and starts as (0, 0, 0, 1) even when the code never writes it (seed 002 §1.2).
   std::vector<uint32_t> declared_outputs;
+  GeometryInterface geometry; ///< geometry stage only
 };
 
 struct GraphicsOptions {

@@ -26,6 +26,11 @@ private:
   uint32_t load_const_bank(uint32_t bank, uint32_t offset);
   uint32_t quad_lane();
   uint32_t quad_shuffle(const ir::Inst& inst); ///< emit_graphics_quad.cpp
+  // emit_graphics_geometry.cpp
+  uint32_t load_vertex_attribute(uint32_t address, uint32_t vertex);
+  void emit_vertex();
+  void reset_outputs();                        ///< every vertex output (not point size) back to (0, 0, 0, 1)
+  void declare_geometry_modes();
   // emit_graphics_texture.cpp
   uint32_t emit_texture(const ir::Inst& inst);
   uint32_t texture_variable(uint32_t dim, bool array);
@@ -42,7 +47,7 @@ private:
   GraphicsInterface interface_;
   GraphicsOptions options_;
   ComputeEmitter core_;
-  std::map<uint32_t, uint32_t> inputs_;     ///< location (or 0xffff: FragCoord) -> variable
+  std::map<uint32_t, uint32_t> inputs_;     ///< location (or 0xffff: FragCoord, 0xfffe: geometry position) -> variable
   std::map<uint32_t, uint32_t> outputs_;    ///< location / builtin key -> variable
   std::map<uint32_t, uint32_t> banks_;      ///< bank -> variable
   std::map<uint32_t, uint32_t> textures_;   ///< binding -> variable

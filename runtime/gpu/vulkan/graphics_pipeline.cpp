@@ -38,8 +38,13 @@ GraphicsPipeline::GraphicsPipeline(const Context& context, const GraphicsPipelin
 
   const vk::UniqueShaderModule vertex_module = device.createShaderModuleUnique({{}, info.vertex_spirv.size_bytes(), info.vertex_spirv.data()});
   const vk::UniqueShaderModule fragment_module = device.createShaderModuleUnique({{}, info.fragment_spirv.size_bytes(), info.fragment_spirv.data()});
-  const std::array stages{vk::PipelineShaderStageCreateInfo({}, vk::ShaderStageFlagBits::eVertex, *vertex_module, "main"),
-                          vk::PipelineShaderStageCreateInfo({}, vk::ShaderStageFlagBits::eFragment, *fragment_module, "main")};
+  std::vector stages{vk::PipelineShaderStageCreateInfo({}, vk::ShaderStageFlagBits::eVertex, *vertex_module, "main"),
+                     vk::PipelineShaderStageCreateInfo({}, vk::ShaderStageFlagBits::eFragment, *fragment_module, "main")};
+  vk::UniqueShaderModule geometry_module;
+  if (!info.geometry_spirv.empty()) {
+    geometry_module = device.createShaderModuleUnique({{}, info.geometry_spirv.size_bytes(), info.geometry_spirv.data()});
+    stages.emplace_back(vk::PipelineShaderStageCreateFlags{}, vk::ShaderStageFlagBits::eGeometry, *geometry_module, "main");
+  }
 
   std::vector<vk::VertexInputBindingDescription> vertex_bindings;
   std::vector<vk::VertexInputAttributeDescription> vertex_attributes;

@@ -1,5 +1,5 @@
 #pragma once
-// A graphics pipeline from a vertex and a fragment SPIR-V module, for dynamic rendering: descriptor set layouts
+// A graphics pipeline from a vertex and a fragment SPIR-V module (and optionally a geometry module), for dynamic rendering: descriptor set layouts
 // from a list of bindings, one vertex buffer binding, dynamic viewport and scissor, no blending. The small
 // helper kiln's translated-shader tests and bring-up draws use; the Maxwell 3D engine builds its own.
 #include <cstdint>
@@ -27,6 +27,7 @@ struct VertexAttribute {
 struct GraphicsPipelineInfo {
   std::span<const uint32_t> vertex_spirv;
   std::span<const uint32_t> fragment_spirv;
+  std::span<const uint32_t> geometry_spirv; ///< optional geometry stage (needs the geometryShader feature)
   std::vector<DescriptorBinding> bindings;  ///< every binding either module uses
   uint32_t vertex_stride = 0;               ///< one interleaved vertex buffer at binding 0
   std::vector<VertexAttribute> attributes;

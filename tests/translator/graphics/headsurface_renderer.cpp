@@ -78,12 +78,14 @@ HeadsurfaceRenderer::HeadsurfaceRenderer(vulkan::Context& context, const Headsur
 HeadsurfaceRenderer::~HeadsurfaceRenderer() = default;
 
 std::vector<RenderedImage> HeadsurfaceRenderer::draw(const graphics::Translation& vertex, const graphics::Translation& fragment,
-                                                     std::span<const BankSet> variants) {
+                                                     std::span<const BankSet> variants, const graphics::Translation* geometry) {
   const vk::Device device = context_.device();
+  if (geometry != nullptr && !geometry->resources.empty()) throw Error("harness: the geometry program may not read resources");
   // Descriptors: each stage's resources in its own set (the translations were made with distinct sets).
   vulkan::GraphicsPipelineInfo info;
   info.vertex_spirv = vertex.spirv;
   info.fragment_spirv = fragment.spirv;
+  if (geometry != nullptr) info.geometry_spirv = geometry->spirv;
   for (const graphics::Translation* stage : {&vertex, &fragment}) {
     for (const graphics::ResourceBinding& resource : stage->resources) {
       vk::DescriptorType type = vk::DescriptorType::eUniformBuffer;

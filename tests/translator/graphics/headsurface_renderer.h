@@ -36,8 +36,9 @@ public:
   ~HeadsurfaceRenderer();
 
   /// One pipeline, one draw per entry of `variants` (the constant banks each draw reads).
+  /// `geometry`, when given, sits between them (a program without resources: it reads no constant bank or texture).
   std::vector<RenderedImage> draw(const graphics::Translation& vertex, const graphics::Translation& fragment,
-                                  std::span<const BankSet> variants);
+                                  std::span<const BankSet> variants, const graphics::Translation* geometry = nullptr);
 
 private:
   struct Resources;

@@ -36,13 +36,35 @@ bool LowerContext::lower_io(const Instruction& in) {
     if (attribute.base != kRZ) fail("indexed attribute access is not supported");
     if (in.modifier("P") != 0 || (load && in.modifier("O") != 0)) fail("patch and output reads are not supported");
     if (stage == ShaderStage::pixel) fail("ALD/AST in a fragment program");
+    if (stage == ShaderStage::tessellation_init || stage == ShaderStage::tessellation) fail("tessellation programs are not lowered yet");
+    // A geometry program's ALD names the input vertex in R39 (its handle; kiln takes it as the vertex index, as
+    // the vertex's position in the input primitive). AST's R39 names the output vertex being built, which EMIT
+    // hands over in order, so stores need no index.
+    const bool per_vertex = load && stage == ShaderStage::geometry;
+    const ValueId vertex = per_vertex ? reg(static_cast<uint8_t>(ops.at(2).index)) : ValueId{};
     const uint32_t count = in.modifier("size") + 1;
     for (uint32_t i = 0; i < count; ++i) {
       const auto address = static_cast<uint32_t>(attribute.value) + 4 * i;
       const auto reg_index = static_cast<uint8_t>(data.index == kRZ ? kRZ : data.index + i);
-      if (load) set_reg(reg_index, b.emit(Op::LoadAttribute, ir::Type::U32, {}, address));
+      if (per_vertex) set_reg(reg_index, b.emit(Op::LoadVertexAttribute, ir::Type::U32, {vertex}, address));
+      else if (load) set_reg(reg_index, b.emit(Op::LoadAttribute, ir::Type::U32, {}, address));
       else b.emit(Op::StoreAttribute, ir::Type::Void, {reg(reg_index)}, address);
     }
+    return true;
+  }
+  case Opcode::out: {
+    // OUT[.EMIT|.CUT|.EMIT_THEN_CUT] Rd, Ra, stream: finishes the output vertex Ra names and returns the handle of
+    // the next one in Rd; kiln's handles are opaque (Rd = Ra). Only stream 0 is supported.
+    if (stage != ShaderStage::geometry) fail("OUT outside a geometry program");
+    const Operand& stream = ops.at(2);
+    if (!(stream.kind == OperandKind::integer && stream.value == 0) && !(stream.kind == OperandKind::gpr && stream.index == kRZ)) {
+      fail("OUT to a vertex stream other than a literal 0 is not supported");
+    }
+    const uint32_t primitive = in.modifier("prim"); // ?, EMIT, CUT, EMIT_THEN_CUT
+    const ValueId handle = reg(static_cast<uint8_t>(ops.at(1).index));
+    if (primitive & 1) b.emit(Op::EmitVertex, ir::Type::Void, {});
+    if (primitive & 2) b.emit(Op::EndPrimitive, ir::Type::Void, {});
+    set_reg(static_cast<uint8_t>(ops.at(0).index), handle);
     return true;
   }
   case Opcode::ipa: {

@@ -1,0 +1,162 @@
+// SM5x geometry programs: a hand-assembled geometry program between the corpus vertex program and a flat-colour
+// fragment program, drawn on lavapipe (validation on, zero messages). Expectations are derived by hand from the
+// program text and the scene: the corpus vertex program places the quad's corners at clip (±q, ±q, 0, q), i.e.
+// exactly on the viewport's edges, and the quad is drawn as a 4-vertex triangle strip (two input triangles).
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <string_view>
+
+#include "runtime/base/error.h"
+#include "runtime/base/file_writer.h"
+#include "runtime/gpu/vulkan/context.h"
+#include "tests/translator/graphics/headsurface_renderer.h"
+#include "translator/sass/sm5x/program.h"
+#include "translator/sass/sm5x/sph_builder.h"
+#include "translator/sass/sm5x/text_assembler.h"
+
+namespace {
+
+using namespace kiln;
+namespace sm5x = sass::sm5x;
+namespace fs = std::filesystem;
+
+fs::path corpus() { return fs::path(KILN_SHARED_DIR) / "corpus" / "nvidia-headsurface" / "maxwell"; }
+
+void set_bits(std::vector<uint8_t>& header, unsigned lsb, unsigned width, uint32_t value) {
+  for (unsigned i = 0; i < width; ++i) {
+    if ((value >> i) & 1) header[(lsb + i) / 8] |= static_cast<uint8_t>(1u << ((lsb + i) % 8));
+  }
+}
+
+std::vector<uint8_t> with_code(std::vector<uint8_t> header, std::vector<std::string_view> lines) {
+  lines.push_back("EXIT");
+  const std::vector<uint64_t> code = sm5x::assemble_program(lines);
+  const size_t at = header.size();
+  header.resize(at + code.size() * sizeof(uint64_t));
+  std::memcpy(header.data() + at, code.data(), code.size() * sizeof(uint64_t));
+  return header;
+}
+
+/// Geometry SPH (open-gpu-doc layout): CommonWord0 SphType 1 (VTG), version 3, ShaderType 4 (geometry);
+/// ThreadsPerInputPrimitive (bits 88-95), OutputTopology (120-123), MaxOutputVertexCount (128-139); output map
+/// from bit 400: position and generic 0.
+std::vector<uint8_t> geometry_header(uint32_t topology, uint32_t max_vertices, uint32_t invocations) {
+  std::vector<uint8_t> header(sm5x::kSphBytes, 0);
+  set_bits(header, 0, 5, 1);
+  set_bits(header, 5, 5, 3);
+  set_bits(header, 10, 4, 4);
+  set_bits(header, 88, 8, invocations);
+  set_bits(header, 120, 4, topology);
+  set_bits(header, 128, 12, max_vertices);
+  set_bits(header, 160 + 0x70 / 4, 4, 0xf);  // reads position
+  set_bits(header, 400 + 0x70 / 4, 4, 0xf);  // writes position
+  set_bits(header, 400 + 0x80 / 4, 4, 0xf);  // writes generic 0
+  return header;
+}
+
+/// Fragment program: colour target 0 = generic 0, read flat (PixelImap constant: the value arrives unchanged).
+std::vector<uint8_t> flat_colour_fragment() {
+  std::vector<uint8_t> header = sm5x::pixel_header();
+  header[192 / 8] = 0x55;
+  return with_code(header, {"IPA.PASS R0, a[0x80], RZ", "IPA.PASS R1, a[0x84], RZ", "IPA.PASS R2, a[0x88], RZ", "IPA.PASS R3, a[0x8c], RZ"});
+}
+
+/// Draws the corpus vertex program, `geometry` and the flat-colour fragment program; colour target 0.
+std::vector<float> draw(const graphics::Translation& geometry) {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  std::mt19937_64 random(11);
+  const test::HeadsurfaceScene scene = test::make_headsurface_scene(random);
+  test::HeadsurfaceRenderer renderer(context, scene);
+  const auto vertex = graphics::translate_graphics(read_file(corpus() / "00_nvidia_headsurface_vertex.bin"), graphics::Arch::sm53, "vertex");
+  graphics::TranslateOptions options;
+  options.backend.descriptor_set = 1;
+  const auto fragment = graphics::translate_graphics(flat_colour_fragment(), graphics::Arch::sm53, "flat_colour", options);
+  test::BankSet banks;
+  banks.vertex[3] = scene.vertex_uniforms;
+  const auto images = renderer.draw(vertex, fragment, std::span(&banks, 1), &geometry);
+  for (const std::string& message : context.validation_log().messages()) UNSCOPED_INFO(message);
+  CHECK(context.validation_log().count() == 0);
+  return images.at(0).targets.at(0);
+}
+
+size_t count_wrong(const std::vector<float>& texels, const std::function<std::array<float, 3>(uint32_t, uint32_t)>& expected) {
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < test::kViewportSize; ++y) {
+    for (uint32_t x = 0; x < test::kViewportSize; ++x) {
+      const float* pixel = &texels[(y * test::kViewportSize + x) * 4];
+      const std::array<float, 3> want = expected(x, y);
+      for (int c = 0; c < 3; ++c) {
+        if (std::memcmp(&pixel[c], &want[c], sizeof(float)) != 0 && wrong++ < 4) {
+          UNSCOPED_INFO("pixel (" << x << ", " << y << ") component " << c << ": " << pixel[c] << ", expected " << want[c]);
+        }
+      }
+    }
+  }
+  return wrong;
+}
+
+/// One output vertex: input vertex `index`'s position with x and y halved, generic 0 = R8-R11.
+constexpr std::array<std::string_view, 6> kHalvedVertex0 = {"MOV32I R12, 0x0", "ALD.128 R0, a[0x70], R12", "FMUL R0, R0, 0.5",
+                                                           "FMUL R1, R1, 0.5", "AST.128 a[0x70], R0", "AST.128 a[0x80], R8"};
+
+} // namespace
+
+TEST_CASE("a geometry program re-emits each input triangle with its per-vertex positions halved", "[gpu][graphics][geometry]") {
+  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  // For vertices 0, 1, 2 of each input triangle: ALD.128 of its position (R12 = vertex index), x and y times 0.5,
+  // AST position and generic 0 = (0.25, 0.5, 0.75, 1), OUT.EMIT; then OUT.CUT. The two triangles shrink to
+  // the centre half of the viewport, NDC [-0.5, 0.5]: pixels 16-47 in x and y (pixel centre 15.5 maps to
+  // -0.516, 16.5 to -0.484) are (0.25, 0.5, 0.75); every other pixel keeps the clear value.
+  std::vector<std::string_view> lines = {"MOV32I R8, 0x3e800000", "MOV32I R9, 0x3f000000", "MOV32I R10, 0x3f400000", "MOV32I R11, 0x3f800000",
+                                         "MOV32I R13, 0x0"};
+  const std::array<std::string_view, 3> vertex_index = {"MOV32I R12, 0x0", "MOV32I R12, 0x1", "MOV32I R12, 0x2"};
+  for (std::string_view index : vertex_index) {
+    lines.push_back(index);
+    lines.insert(lines.end(), kHalvedVertex0.begin() + 1, kHalvedVertex0.end());
+    lines.push_back("OUT.EMIT R13, R13, RZ");
+  }
+  lines.push_back("OUT.CUT RZ, R13, RZ");
+  const auto program = with_code(geometry_header(7, 3, 1), lines); // triangle strip, 3 vertices, 1 invocation
+  const auto header = sm5x::parse_sph(program, "geometry");
+  CHECK(header.stage == sm5x::ShaderStage::geometry);
+  CHECK(header.max_output_vertex_count == 3);
+  const auto geometry = graphics::translate_graphics(program, graphics::Arch::sm53, "halving_geometry");
+  CHECK(geometry.stage == spirv::GraphicsStage::geometry);
+  const std::vector<float> image = draw(geometry);
+  CHECK(count_wrong(image, [](uint32_t x, uint32_t y) {
+          const bool inside = x >= 16 && x < 48 && y >= 16 && y < 48;
+          return inside ? std::array<float, 3>{0.25f, 0.5f, 0.75f} : std::array<float, 3>{test::kClearValue, test::kClearValue, test::kClearValue};
+        }) == 0);
+}
+
+TEST_CASE("OUT.EMIT_THEN_CUT ends the strip: a vertex emitted after it makes no triangle", "[gpu][graphics][geometry]") {
+  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  // Per input triangle: the halved vertices 0, 1, 2 (the last with EMIT_THEN_CUT), then vertex 0 unhalved
+  // alone in a new strip, which draws nothing. The image is the first test's. Were the cut lost, the strip
+  // would add the triangle (halved 1, halved 2, full 0), reaching outside the centre towards that corner.
+  std::vector<std::string_view> lines = {"MOV32I R8, 0x3e800000", "MOV32I R9, 0x3f000000", "MOV32I R10, 0x3f400000", "MOV32I R11, 0x3f800000",
+                                         "MOV32I R13, 0x0"};
+  const std::array<std::string_view, 3> vertex_index = {"MOV32I R12, 0x0", "MOV32I R12, 0x1", "MOV32I R12, 0x2"};
+  for (size_t i = 0; i < 3; ++i) {
+    lines.push_back(vertex_index[i]);
+    lines.insert(lines.end(), kHalvedVertex0.begin() + 1, kHalvedVertex0.end());
+    lines.push_back(i == 2 ? "OUT.EMIT_THEN_CUT R13, R13, RZ" : "OUT.EMIT R13, R13, RZ");
+  }
+  lines.insert(lines.end(), {"MOV32I R12, 0x0", "ALD.128 R0, a[0x70], R12", "AST.128 a[0x70], R0", "AST.128 a[0x80], R8", "OUT.EMIT R13, R13, RZ"});
+  const auto geometry = graphics::translate_graphics(with_code(geometry_header(7, 4, 1), lines), graphics::Arch::sm53, "cut_strip");
+  CHECK(count_wrong(draw(geometry), [](uint32_t x, uint32_t y) {
+          const bool inside = x >= 16 && x < 48 && y >= 16 && y < 48;
+          return inside ? std::array<float, 3>{0.25f, 0.5f, 0.75f} : std::array<float, 3>{test::kClearValue, test::kClearValue, test::kClearValue};
+        }) == 0);
+}
+
+TEST_CASE("geometry programs the translator cannot express are named", "[graphics][geometry]") {
+  CHECK_THROWS_WITH(graphics::translate_graphics(with_code(geometry_header(2, 3, 1), {"OUT.EMIT R13, R13, RZ"}), graphics::Arch::sm53, "bad_topology"),
+                    Catch::Contains("bad_topology") && Catch::Contains("output topology 2"));
+  CHECK_THROWS_WITH(graphics::translate_graphics(with_code(geometry_header(7, 3, 1), {"OUT.EMIT R13, R13, 0x1"}), graphics::Arch::sm53, "stream1"),
+                    Catch::Contains("code address 0x8") && Catch::Contains("vertex stream other than a literal 0"));
+}

@@ -136,8 +136,6 @@ static void write_geometry(const struct kg_buffer *vertices, const struct kg_buf
   for (int face = 0; face < 6; ++face) {
     const float *n = normals[face], *r = rights[face];
     const float down[3] = {r[1] * n[2] - r[2] * n[1], r[2] * n[0] - r[0] * n[2], r[0] * n[1] - r[1] * n[0]}; /* R x N */
-    /* (u, v) of corners 0-3 from a table: converting `corner & 1` and `corner >> 1` to float makes GCC emit
-     * the scalar SIMD form SCVTF Sd, Sn, which the AArch64 recompiler cannot translate yet. */
     static const float corner_uv[4][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
     for (int corner = 0; corner < 4; ++corner) {
       const float u = corner_uv[corner][0], w = corner_uv[corner][1];

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <bit>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -147,6 +148,19 @@ TEST_CASE("TMML returns the computed LOD (signed 8.8) in component 0 and the LOD
                                          "TMML.LOD R0, R4, 0x0, 2D, 0x3", "I2F.F32.S32 R0, R0", "I2F.F32.S32 R1, R1",
                                          "MOV32I R2, 0x3f000000"});
   CHECK(count_wrong(draw(program), [](uint32_t, uint32_t) { return constant(512.0f, 0.0f, 0.5f); }) == 0);
+}
+
+TEST_CASE("TEXS.F16 and TLD4S.F16 pack two results per register as halves, the first in the low half", "[gpu][graphics][texture]") {
+  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  // Texel (1, 1) = (1, 0, 1, 1) at its centre. One result pair: mask code 5 (R, A) -> R0 = half(1) | half(1) << 16
+  // = 0x3c003c00; code 6 (G, A) into R1 -> half(0) | half(1) << 16 = 0x3c000000 (both normal floats, so they
+  // reach the RGBA32F target unchanged). TLD4S.F16 of red at the centre: (0,1).r = 0, (1,1).r = 1 into R2's
+  // halves -> 0x3c000000 (and (1,0).r, (0,0).r into R28 = R3, not an output).
+  const auto program = fragment_program({"MOV32I R4, 0x3f400000", "MOV32I R5, 0x3f400000", "TEXS.F16 RZ, R0, R4, R5, 0x0, 2D.LZ, 0x5",
+                                         "TEXS.F16 RZ, R1, R4, R5, 0x0, 2D.LZ, 0x6", "MOV32I R6, 0x3f000000", "TLD4S.F16.R R3, R2, R6, R6, 0x0"});
+  CHECK(count_wrong(draw(program), [](uint32_t, uint32_t) {
+          return Rgb{std::bit_cast<float>(0x3c003c00u), std::bit_cast<float>(0x3c000000u), std::bit_cast<float>(0x3c000000u)};
+        }) == 0);
 }
 
 TEST_CASE("TEXS/TLDS/TLD4S forms kiln does not translate yet are named with their address", "[graphics][texture]") {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "translator/ir/texture.h"
+#include "translator/sass/sm5x/half_bits.h"
 #include "translator/sass/sm5x/lower_context.h"
 
 namespace kiln::sass::sm5x {
@@ -56,6 +57,11 @@ std::optional<uint32_t> scalar_mask(bool two_pairs, int64_t code) {
   if (!two_pairs) return one_pair[static_cast<size_t>(code)];
   if (code >= 5) return std::nullopt;
   return two[static_cast<size_t>(code)];
+}
+
+/// Two results in one register as halves, the first in the low 16 bits.
+ValueId pack_halves(ir::Builder& b, ValueId low, ValueId high) {
+  return b.op(Op::Or, half_bits(b, low), b.op(Op::Shl, half_bits(b, high), b.u32(16)));
 }
 
 } // namespace
@@ -200,9 +206,17 @@ void LowerContext::lower_texture_scalar(const Instruction& in) {
       }
     }
   }
-  if (half_results) fail("half-precision results (F16) of TEXS/TLDS/TLD4S are not supported yet");
-  // Results in order: R0, R0+1, R28, R28+1, all computed before any register is written.
+  // Results in order: R0, R0+1, R28, R28+1, all computed before any register is written. F16: two results per
+  // register as halves (low half first): R0 = (1st, 2nd), R28 = (3rd, 4th); a missing second half is 0.
   const std::vector<ValueId> results = texture_components(*this, descriptor, s, mask);
+  if (half_results) {
+    const auto result_or_zero = [&](size_t i) { return i < results.size() ? results[i] : b.u32(0); };
+    const ValueId first = pack_halves(b, result_or_zero(0), result_or_zero(1));
+    const std::optional<ValueId> second = results.size() > 2 ? std::optional(pack_halves(b, result_or_zero(2), result_or_zero(3))) : std::nullopt;
+    set_reg(reg_plus(pair_a, 0), first);
+    if (second) set_reg(reg_plus(pair_b, 0), *second);
+    return;
+  }
   const std::array<uint8_t, 4> destinations{reg_plus(pair_a, 0), reg_plus(pair_a, 1), reg_plus(pair_b, 0), reg_plus(pair_b, 1)};
   for (size_t i = 0; i < results.size(); ++i) set_reg(destinations[i], results[i]);
 }

@@ -91,4 +91,12 @@ struct RendererScene {
   std::vector<uint8_t> read_target(uint64_t address, uint32_t width, uint32_t height, uint32_t bytes) const;
 };
 
+/// A test fixture: a validating context (synchronization validation on) and a scene with the pass-through
+/// programs written.
+struct PassThroughScene {
+  PassThroughScene() { scene.write_pass_through_programs(); }
+  vulkan::Context context{{.validation = true, .synchronization_validation = true}};
+  RendererScene scene{context};
+};
+
 } // namespace kiln::test

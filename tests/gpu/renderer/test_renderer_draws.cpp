@@ -19,10 +19,7 @@ using kiln::sass::sm5x::assemble_program;
 using kiln::sass::sm5x::assemble_sass;
 
 
-TEST_CASE("a full-screen triangle fills an RGBA8 block-linear target with its colour", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "a full-screen triangle fills an RGBA8 block-linear target with its colour", "[gpu][renderer]") {
   // Colour (1, 0.25, 0, 1) on every vertex: UNORM8 stores round(c * 255): 255, 63.75 -> 64, 0, 255.
   scene.write_floats(kVertices, fullscreen(0.5f, {1.0f, 0.25f, 0.0f, 1.0f}));
   maxwell::StreamBuilder s;
@@ -30,21 +27,13 @@ TEST_CASE("a full-screen triangle fills an RGBA8 block-linear target with its co
   draw_arrays(s, 0, 3);
   scene.run(s);
   const auto pixels = scene.read_target(kColorTarget, 64, 32, 4);
-  size_t wrong = 0;
-  for (size_t i = 0; i < 64 * 32; ++i) {
-    if (pixels[4 * i] != 255 || pixels[4 * i + 1] != 64 || pixels[4 * i + 2] != 0 || pixels[4 * i + 3] != 255) ++wrong;
-  }
-  CHECK(wrong == 0);
+  CHECK(count_wrong_texels(pixels, 64, 32, std::array<uint8_t, 4>{255, 64, 0, 255}) == 0);
   CHECK(scene.renderer->statistics().target_write_backs == 1);
-  CHECK(context.validation_log().count() == 0);
-  for (const auto& message : context.validation_log().messages()) UNSCOPED_INFO(message);
+  check_no_validation_messages(context);
 }
 
 
-TEST_CASE("a clear cut by scissor 0 changes only the pixels inside the rectangle", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "a clear cut by scissor 0 changes only the pixels inside the rectangle", "[gpu][renderer]") {
   // The target's guest memory starts as 0x11 bytes: the renderer must upload it, and the write-back must keep
   // it outside the scissor.
   scene.gpu.memory().write(kColorTarget, std::vector<uint8_t>(64 * 32 * 4, 0x11));
@@ -57,22 +46,15 @@ TEST_CASE("a clear cut by scissor 0 changes only the pixels inside the rectangle
   s.method(0, "CLEAR_SURFACE", 0xfu << 2);
   scene.run(s);
   const auto pixels = scene.read_target(kColorTarget, 64, 32, 4);
-  size_t wrong = 0;
-  for (uint32_t y = 0; y < 32; ++y) {
-    for (uint32_t x = 0; x < 64; ++x) {
-      const bool inside = x >= 8 && x < 24 && y >= 4 && y < 20; // scissor [x_min, x_max) x [y_min, y_max)
-      const std::array<uint8_t, 4> expected = inside ? std::array<uint8_t, 4>{0, 255, 0, 255} : std::array<uint8_t, 4>{0x11, 0x11, 0x11, 0x11};
-      wrong += texel8(pixels, 64, x, y) != expected;
-    }
-  }
-  CHECK(wrong == 0);
+  CHECK(count_wrong_texels(pixels, 64, 32, [&](uint32_t x, uint32_t y) {
+    const bool inside = x >= 8 && x < 24 && y >= 4 && y < 20; // scissor [x_min, x_max) x [y_min, y_max)
+    const std::array<uint8_t, 4> expected = inside ? std::array<uint8_t, 4>{0, 255, 0, 255} : std::array<uint8_t, 4>{0x11, 0x11, 0x11, 0x11};
+    return expected;
+  }) == 0);
   check_no_validation_messages(context);
 }
 
-TEST_CASE("depth-tested draws keep the nearer colour and write their depth", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "depth-tested draws keep the nearer colour and write their depth", "[gpu][renderer]") {
   const std::array<float, 4> red{1, 0, 0, 1}, green{0, 1, 0, 1}, blue{0, 0, 1, 1};
   // Left half x in [-1, 0] -> window x in [0, 32): two triangles.
   const std::vector<float> left = concat({vertex(-1, -1, 0.25f, blue), vertex(0, -1, 0.25f, blue), vertex(-1, 1, 0.25f, blue),
@@ -113,10 +95,7 @@ TEST_CASE("depth-tested draws keep the nearer colour and write their depth", "[g
   check_no_validation_messages(context);
 }
 
-TEST_CASE("blending follows the blend equation on an RGBA32F target", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "blending follows the blend equation on an RGBA32F target", "[gpu][renderer]") {
   scene.write_floats(kVertices, fullscreen(0.5f, {1.0f, 0.0f, 0.0f, 0.5f}));
   maxwell::StreamBuilder s;
   scene.setup(s, kRgba32f, 16, 8);
@@ -140,10 +119,7 @@ TEST_CASE("blending follows the blend equation on an RGBA32F target", "[gpu][ren
   check_no_validation_messages(context);
 }
 
-TEST_CASE("triangle edges through pixel centres follow the top-left rule", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "triangle edges through pixel centres follow the top-left rule", "[gpu][renderer]") {
   // On an 8x8 target the viewport maps window = 4 * ndc + 4. The triangle (0.5, 0.5), (4.5, 0.5), (0.5, 4.5) in
   // window coordinates has its top edge on the centres of row 0, its left edge on the centres of column 0, and
   // its hypotenuse x + y = 5 on the centres with x + y = 4 (pixel (x, y) has centre (x + 0.5, y + 0.5)).
@@ -176,10 +152,7 @@ TEST_CASE("triangle edges through pixel centres follow the top-left rule", "[gpu
   check_no_validation_messages(context);
 }
 
-TEST_CASE("8-bit indices with a primitive restart index that is not all ones split the strip", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "8-bit indices with a primitive restart index that is not all ones split the strip", "[gpu][renderer]") {
   const std::array<float, 4> red{1, 0, 0, 1}, green{0, 1, 0, 1}, blue{0, 0, 1, 1};
   // Vertices 0-3: a strip quad over x in [-1, -0.5] (window x 0..8 of 32); 4: unused; 5: a blue vertex in the
   // middle, which is also the restart index; 6-9: a strip quad over x in [0.5, 1] (window x 24..32).
@@ -203,23 +176,16 @@ TEST_CASE("8-bit indices with a primitive restart index that is not all ones spl
   s.method(0, "BEGIN", 5).method(0, "DRAW_INDEX_BUFFER", 9).method(0, "END", 0); // TRIANGLE_STRIP
   scene.run(s);
   const auto pixels = scene.read_target(kColorTarget, 32, 8, 4);
-  size_t wrong = 0;
-  for (uint32_t y = 0; y < 8; ++y) {
-    for (uint32_t x = 0; x < 32; ++x) {
-      std::array<uint8_t, 4> expected{0, 0, 0, 0};
-      if (x < 8) expected = {255, 0, 0, 255};
-      if (x >= 24) expected = {0, 255, 0, 255};
-      wrong += texel8(pixels, 32, x, y) != expected;
-    }
-  }
-  CHECK(wrong == 0);
+  CHECK(count_wrong_texels(pixels, 32, 8, [&](uint32_t x, uint32_t) {
+    std::array<uint8_t, 4> expected{0, 0, 0, 0};
+    if (x < 8) expected = {255, 0, 0, 255};
+    if (x >= 24) expected = {0, 255, 0, 255};
+    return expected;
+  }) == 0);
   check_no_validation_messages(context);
 }
 
-TEST_CASE("scaled, 3-component vertex formats are widened and quads are drawn as two triangles", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "scaled, 3-component vertex formats are widened and quads are drawn as two triangles", "[gpu][renderer]") {
   // Stride 12: position R16G16B16A16 SSCALED (-1/+1 integers read as floats), colour R8G8B8 UNORM (alpha reads
   // 1). The colour (255, 51, 0) reads (1.0, 0.2, 0.0, 1.0) and stores back as (255, 51, 0, 255).
   // BEGIN QUADS with the four corners: one quad covering the whole target.
@@ -240,18 +206,11 @@ TEST_CASE("scaled, 3-component vertex formats are widened and quads are drawn as
   draw_arrays(s, 0, 4, 7); // QUADS
   scene.run(s);
   const auto pixels = scene.read_target(kColorTarget, 16, 16, 4);
-  size_t wrong = 0;
-  for (uint32_t y = 0; y < 16; ++y) {
-    for (uint32_t x = 0; x < 16; ++x) wrong += texel8(pixels, 16, x, y) != std::array<uint8_t, 4>{255, 51, 0, 255};
-  }
-  CHECK(wrong == 0);
+  CHECK(count_wrong_texels(pixels, 16, 16, std::array<uint8_t, 4>{255, 51, 0, 255}) == 0);
   check_no_validation_messages(context);
 }
 
-TEST_CASE("a colour clear with a channel mask writes only the masked channels", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "a colour clear with a channel mask writes only the masked channels", "[gpu][renderer]") {
   scene.gpu.memory().write(kColorTarget, std::vector<uint8_t>(16 * 8 * 4, 0x11));
   maxwell::StreamBuilder s;
   scene.setup(s, kRgba8, 16, 8);
@@ -263,22 +222,15 @@ TEST_CASE("a colour clear with a channel mask writes only the masked channels", 
   scene.run(s);
   // Inside x in [4, 12): G and A become 1.0 -> 255, R and B keep 0x11. Outside: all 0x11.
   const auto pixels = scene.read_target(kColorTarget, 16, 8, 4);
-  size_t wrong = 0;
-  for (uint32_t y = 0; y < 8; ++y) {
-    for (uint32_t x = 0; x < 16; ++x) {
-      const bool inside = x >= 4 && x < 12;
-      const std::array<uint8_t, 4> expected = inside ? std::array<uint8_t, 4>{0x11, 255, 0x11, 255} : std::array<uint8_t, 4>{0x11, 0x11, 0x11, 0x11};
-      wrong += texel8(pixels, 16, x, y) != expected;
-    }
-  }
-  CHECK(wrong == 0);
+  CHECK(count_wrong_texels(pixels, 16, 8, [&](uint32_t x, uint32_t) {
+    const bool inside = x >= 4 && x < 12;
+    const std::array<uint8_t, 4> expected = inside ? std::array<uint8_t, 4>{0x11, 255, 0x11, 255} : std::array<uint8_t, 4>{0x11, 0x11, 0x11, 0x11};
+    return expected;
+  }) == 0);
   check_no_validation_messages(context);
 }
 
-TEST_CASE("a stencil clear under a write mask keeps the unmasked stencil bits and the depth", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "a stencil clear under a write mask keeps the unmasked stencil bits and the depth", "[gpu][renderer]") {
   // Z24S8 (SET_ZT_FORMAT 0x14): components named MSB first, so each word is depth << 8 | stencil. Start with
   // depth 0x123456 and stencil 0xa5 everywhere; clear stencil to 0x3c under mask 0x0f:
   // (0xa5 & ~0x0f) | (0x3c & 0x0f) = 0xa0 | 0x0c = 0xac; the depth stays 0x123456.
@@ -308,13 +260,9 @@ TEST_CASE("a stencil clear under a write mask keeps the unmasked stencil bits an
   check_no_validation_messages(context);
 }
 
-TEST_CASE("a textured quad with nearest filtering reproduces the texture through the header's swizzle", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "a textured quad with nearest filtering reproduces the texture through the header's swizzle", "[gpu][renderer]") {
   // Fragment program: (u, v) from generic 0, TEX through bound texture 0 (its handle in c[2][0]).
-  const auto fragment = program(pixel_header(), assemble_program({"IPA.PASS R0, a[0x80], RZ", "IPA.PASS R1, a[0x84], RZ",
-                                                                  "TEX R0, R0, RZ, 0x0, 2D, 0xf", "EXIT"}));
+  const auto fragment = sampling_fragment_program({"TEX R0, R0, RZ, 0x0, 2D, 0xf"});
   scene.gpu.memory().write(kPrograms + kFragmentProgramOffset, fragment);
   // An 8x8 A8B8G8R8 UNORM texture, block-linear with 1-GOB blocks: texel (x, y) = (32x, 32y, 200, 255).
   const uint64_t texture = kArena + 0x500000, headers = kArena + 0x510000, samplers = kArena + 0x520000;
@@ -340,34 +288,22 @@ TEST_CASE("a textured quad with nearest filtering reproduces the texture through
   const uint32_t tic[8] = {0x08u | (2u << 7) | (2u << 10) | (2u << 13) | (2u << 16) | (4u << 19) | (3u << 22) | (2u << 25) | (5u << 28),
                            low(texture) & 0xfffffe00u, high(texture) | (3u << 21), 0, 7u | (1u << 23), 7u | (1u << 31), 0, 0};
   // TSC 1: CLAMP_TO_EDGE (2) in U, V, P; MAG_POINT (1), MIN_POINT (1), MIP_NONE (1).
-  const uint32_t tsc[8] = {2u | (2u << 3) | (2u << 6), 1u | (1u << 4) | (1u << 6), 0, 0, 0, 0, 0, 0};
-  scene.gpu.memory().write(headers + 3 * 32, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tic), 32));
-  scene.gpu.memory().write(samplers + 1 * 32, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tsc), 32));
+  const auto tsc = nearest_clamp_sampler();
+  scene.write_words(headers + 3 * 32, tic);
+  scene.write_words(samplers + 1 * 32, tsc);
   // A quad over the whole target, (u, v) = (0, 0) at the top-left corner to (1, 1): pixel centre (x + 0.5) / 8
   // lies in the middle of texel x, so nearest filtering picks texel (x, y) exactly.
   scene.write_floats(kVertices, concat({vertex(-1, -1, 0.5f, {0, 0, 0, 1}), vertex(1, -1, 0.5f, {1, 0, 0, 1}), vertex(1, 1, 0.5f, {1, 1, 0, 1}),
                                         vertex(-1, 1, 0.5f, {0, 1, 0, 1})}));
   maxwell::StreamBuilder s;
   scene.setup(s, kRgba8, 8, 8);
-  s.method(0, "SET_TEX_HEADER_POOL_A", high(headers)).method(0, "SET_TEX_HEADER_POOL_B", low(headers)).method(0, "SET_TEX_HEADER_POOL_C", 15);
-  s.method(0, "SET_TEX_SAMPLER_POOL_A", high(samplers)).method(0, "SET_TEX_SAMPLER_POOL_B", low(samplers)).method(0, "SET_TEX_SAMPLER_POOL_C", 15);
-  const uint32_t selector[] = {0x100, high(kConstants), low(kConstants)};
-  s.incrementing(0, "SET_CONSTANT_BUFFER_SELECTOR_A", selector);
-  s.method(0, "LOAD_CONSTANT_BUFFER_OFFSET", 0).method(0, "LOAD_CONSTANT_BUFFER", 0, 3u | (1u << 20)); // handle: TIC 3, TSC 1
-  s.method(0, "BIND_GROUP_CONSTANT_BUFFER", 4, 1u | (2u << 4));                                       // fragment group, c[2]
+  scene.bind_textures(s, headers, samplers, 3u | (1u << 20), 15); // handle: TIC 3, TSC 1
   draw_arrays(s, 0, 4, 7); // QUADS
   scene.run(s);
   const auto pixels = scene.read_target(kColorTarget, 8, 8, 4);
-  size_t wrong = 0;
-  for (uint32_t y = 0; y < 8; ++y) {
-    for (uint32_t x = 0; x < 8; ++x) {
-      const std::array<uint8_t, 4> expected{200, static_cast<uint8_t>(32 * y), static_cast<uint8_t>(32 * x), 255};
-      if (texel8(pixels, 8, x, y) != expected) {
-        if (wrong++ < 4) UNSCOPED_INFO("pixel (" << x << ", " << y << ") = " << int(texel8(pixels, 8, x, y)[0]) << " " << int(texel8(pixels, 8, x, y)[1]) << " " << int(texel8(pixels, 8, x, y)[2]));
-      }
-    }
-  }
-  CHECK(wrong == 0);
+  CHECK(count_wrong_texels(pixels, 8, 8, [](uint32_t x, uint32_t y) {
+          return std::array<uint8_t, 4>{200, static_cast<uint8_t>(32 * y), static_cast<uint8_t>(32 * x), 255};
+        }) == 0);
   CHECK(scene.renderer->statistics().texture_uploads == 1);
   check_no_validation_messages(context);
 }
@@ -396,28 +332,17 @@ TEST_CASE("the window origin decides which rows a triangle lands on, not which w
     draw_arrays(s, 0, 12);
     scene.run(s);
     const auto pixels = scene.read_target(kColorTarget, 16, 32, 4);
-    size_t wrong = 0;
-    for (uint32_t y = 0; y < 32; ++y) {
-      for (uint32_t x = 0; x < 16; ++x) {
-        const bool red_row = lower_left ? y >= 16 : y < 16;
-        const std::array<uint8_t, 4> expected = red_row ? std::array<uint8_t, 4>{255, 0, 0, 255} : std::array<uint8_t, 4>{0, 0, 0, 0};
-        if (texel8(pixels, 16, x, y) != expected && wrong++ < 4) {
-          UNSCOPED_INFO("lower-left " << lower_left << ": pixel (" << x << ", " << y << ") = " << int(texel8(pixels, 16, x, y)[0]) << " "
-                                      << int(texel8(pixels, 16, x, y)[2]));
-        }
-      }
-    }
-    CHECK(wrong == 0);
+    INFO("lower-left " << lower_left);
+    CHECK(count_wrong_texels(pixels, 16, 32, [&](uint32_t, uint32_t y) {
+            const bool red_row = lower_left ? y >= 16 : y < 16;
+            return red_row ? std::array<uint8_t, 4>{255, 0, 0, 255} : std::array<uint8_t, 4>{0, 0, 0, 0};
+          }) == 0);
     check_no_validation_messages(context);
   }
 }
 
-TEST_CASE("a render target sampled by a later draw shows what the GPU rendered into it", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
-  const auto sampling = program(pixel_header(), assemble_program({"IPA.PASS R0, a[0x80], RZ", "IPA.PASS R1, a[0x84], RZ",
-                                                                  "TEX R0, R0, RZ, 0x0, 2D, 0xf", "EXIT"}));
+TEST_CASE_METHOD(PassThroughScene, "a render target sampled by a later draw shows what the GPU rendered into it", "[gpu][renderer]") {
+  const auto sampling = sampling_fragment_program({"TEX R0, R0, RZ, 0x0, 2D, 0xf"});
   constexpr uint32_t kSamplingOffset = 0x2000;
   scene.gpu.memory().write(kPrograms + kSamplingOffset, sampling);
   const uint64_t second_target = kArena + 0x380000, headers = kArena + 0x510000, samplers = kArena + 0x520000;
@@ -425,11 +350,10 @@ TEST_CASE("a render target sampled by a later draw shows what the GPU rendered i
   // 0.2 * 255 = 51). Pass 2 samples that target as an 8x8 A8B8G8R8 texture (identity swizzle, nearest) over a
   // quad into a second target: every pixel must read 51, 102, 153, 255, which only holds if the first pass's
   // pixels reached guest memory (or the texture) before the second draw sampled them.
-  const uint32_t tic[8] = {0x08u | (2u << 7) | (2u << 10) | (2u << 13) | (2u << 16) | (2u << 19) | (3u << 22) | (4u << 25) | (5u << 28),
-                           low(kColorTarget) & 0xfffffe00u, high(kColorTarget) | (3u << 21), 0, 7u | (1u << 23), 7u | (1u << 31), 0, 0};
-  const uint32_t tsc[8] = {2u | (2u << 3) | (2u << 6), 1u | (1u << 4) | (1u << 6), 0, 0, 0, 0, 0, 0};
-  scene.gpu.memory().write(headers, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tic), 32));
-  scene.gpu.memory().write(samplers, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tsc), 32));
+  const auto tic = rgba8_texture_header(kColorTarget, 8, 8);
+  const auto tsc = nearest_clamp_sampler();
+  scene.write_words(headers, tic);
+  scene.write_words(samplers, tsc);
   scene.write_floats(kVertices, concat({fullscreen(0.5f, {0.2f, 0.4f, 0.6f, 1.0f}), vertex(-1, -1, 0.5f, {0, 0, 0, 1}),
                                         vertex(1, -1, 0.5f, {1, 0, 0, 1}), vertex(1, 1, 0.5f, {1, 1, 0, 1}), vertex(-1, 1, 0.5f, {0, 1, 0, 1})}));
   maxwell::StreamBuilder s;
@@ -437,27 +361,15 @@ TEST_CASE("a render target sampled by a later draw shows what the GPU rendered i
   draw_arrays(s, 0, 3);
   s.method(0, "SET_COLOR_TARGET_A", 0, high(second_target)).method(0, "SET_COLOR_TARGET_B", 0, low(second_target));
   s.method(0, "SET_PIPELINE_PROGRAM", 5, kSamplingOffset);
-  s.method(0, "SET_TEX_HEADER_POOL_A", high(headers)).method(0, "SET_TEX_HEADER_POOL_B", low(headers)).method(0, "SET_TEX_HEADER_POOL_C", 0);
-  s.method(0, "SET_TEX_SAMPLER_POOL_A", high(samplers)).method(0, "SET_TEX_SAMPLER_POOL_B", low(samplers)).method(0, "SET_TEX_SAMPLER_POOL_C", 0);
-  const uint32_t selector[] = {0x100, high(kConstants), low(kConstants)};
-  s.incrementing(0, "SET_CONSTANT_BUFFER_SELECTOR_A", selector);
-  s.method(0, "LOAD_CONSTANT_BUFFER_OFFSET", 0).method(0, "LOAD_CONSTANT_BUFFER", 0, 0); // handle: TIC 0, TSC 0
-  s.method(0, "BIND_GROUP_CONSTANT_BUFFER", 4, 1u | (2u << 4));
+  scene.bind_textures(s, headers, samplers); // handle: TIC 0, TSC 0
   draw_arrays(s, 3, 4, 7);
   scene.run(s);
   const auto pixels = scene.read_target(second_target, 8, 8, 4);
-  size_t wrong = 0;
-  for (uint32_t y = 0; y < 8; ++y) {
-    for (uint32_t x = 0; x < 8; ++x) wrong += texel8(pixels, 8, x, y) != std::array<uint8_t, 4>{51, 102, 153, 255};
-  }
-  CHECK(wrong == 0);
+  CHECK(count_wrong_texels(pixels, 8, 8, std::array<uint8_t, 4>{51, 102, 153, 255}) == 0);
   check_no_validation_messages(context);
 }
 
-TEST_CASE("the -w..w depth clip range maps NDC z through the viewport's z scale and offset", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "the -w..w depth clip range maps NDC z through the viewport's z scale and offset", "[gpu][renderer]") {
   // SET_VIEWPORT_Z_CLIP NEGATIVE_W_TO_POSITIVE_W with GL's depth range: scale_z = offset_z = 0.5, so
   // z_window = 0.5 * z_ndc + 0.5. A triangle at z_ndc = -0.5 is inside the -w..w clip volume (a 0..w clip would
   // discard it) and stores depth 0.25 exactly.
@@ -520,10 +432,7 @@ TEST_CASE("the pipeline cache is written to its file and read back by the next r
   check_no_validation_messages(context);
 }
 
-TEST_CASE("a stencil written by one draw masks the next", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "a stencil written by one draw masks the next", "[gpu][renderer]") {
   // Draw A (left half, blue): stencil ALWAYS, ZPASS REPLACE with reference 1. Draw B (whole target, green):
   // stencil EQUAL 1, all ops KEEP. Left half: green over blue, stencil 1; right half: the black clear, stencil 0.
   const std::array<float, 4> blue{0, 0, 1, 1}, green{0, 1, 0, 1};
@@ -562,10 +471,7 @@ TEST_CASE("a stencil written by one draw masks the next", "[gpu][renderer]") {
   check_no_validation_messages(context);
 }
 
-TEST_CASE("SET_CT_SELECT routes fragment outputs to the named colour target slots", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "SET_CT_SELECT routes fragment outputs to the named colour target slots", "[gpu][renderer]") {
   // Fragment outputs: colour target 0 = the interpolated colour (R0-R3), colour target 1 = (0, 0, 1, 1) from
   // MOV32I (R4-R7). SET_CT_SELECT count 2, output 0 -> slot 1, output 1 -> slot 0: the memory of slot 1 must
   // hold the vertex colour (1, 0.25, 0, 1) -> (255, 64, 0, 255) and slot 0 blue.
@@ -588,14 +494,8 @@ TEST_CASE("SET_CT_SELECT routes fragment outputs to the named colour target slot
   scene.run(s);
   const auto first = scene.read_target(slot1, 8, 8, 4);
   const auto second = scene.read_target(kColorTarget, 8, 8, 4);
-  size_t wrong = 0;
-  for (uint32_t y = 0; y < 8; ++y) {
-    for (uint32_t x = 0; x < 8; ++x) {
-      wrong += texel8(first, 8, x, y) != std::array<uint8_t, 4>{255, 64, 0, 255};
-      wrong += texel8(second, 8, x, y) != std::array<uint8_t, 4>{0, 0, 255, 255};
-    }
-  }
-  CHECK(wrong == 0);
+  CHECK(count_wrong_texels(first, 8, 8, std::array<uint8_t, 4>{255, 64, 0, 255}) == 0);
+  CHECK(count_wrong_texels(second, 8, 8, std::array<uint8_t, 4>{0, 0, 255, 255}) == 0);
   check_no_validation_messages(context);
 }
 
@@ -622,76 +522,48 @@ TEST_CASE("flat inputs come from the vertex SET_PROVOKING_VERTEX names", "[gpu][
     scene.run(s);
     const auto pixels = scene.read_target(kColorTarget, 8, 8, 4);
     const std::array<uint8_t, 4> expected = last ? std::array<uint8_t, 4>{0, 0, 255, 255} : std::array<uint8_t, 4>{255, 0, 0, 255};
-    size_t wrong = 0;
-    for (uint32_t y = 0; y < 8; ++y) {
-      for (uint32_t x = 0; x < 8; ++x) wrong += texel8(pixels, 8, x, y) != expected;
-    }
-    CHECK(wrong == 0);
+    CHECK(count_wrong_texels(pixels, 8, 8, expected) == 0);
     check_no_validation_messages(context);
   }
 }
 
-TEST_CASE("a coordinate outside the texture reads the sampler's border colour", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
-  const auto fragment = program(pixel_header(), assemble_program({"IPA.PASS R0, a[0x80], RZ", "IPA.PASS R1, a[0x84], RZ",
-                                                                  "TEX R0, R0, RZ, 0x0, 2D, 0xf", "EXIT"}));
+TEST_CASE_METHOD(PassThroughScene, "a coordinate outside the texture reads the sampler's border colour", "[gpu][renderer]") {
+  const auto fragment = sampling_fragment_program({"TEX R0, R0, RZ, 0x0, 2D, 0xf"});
   scene.gpu.memory().write(kPrograms + kFragmentProgramOffset, fragment);
   // (u, v) = (2, 2) at every vertex, outside [0, 1]; TSC ADDRESS_U/V/P BORDER (3) with border colour
   // (0.2, 0.4, 0.6, 1.0): every pixel reads it, stored as 51, 102, 153, 255 (0.2 * 255 = 51 exactly). None of
   // Vulkan's three built-in border colours is this one, so only a custom border colour passes.
   const uint64_t texture = kArena + 0x500000, headers = kArena + 0x510000, samplers = kArena + 0x520000;
-  const uint32_t tic[8] = {0x08u | (2u << 7) | (2u << 10) | (2u << 13) | (2u << 16) | (2u << 19) | (3u << 22) | (4u << 25) | (5u << 28),
-                           low(texture) & 0xfffffe00u, high(texture) | (3u << 21), 0, 7u | (1u << 23), 7u | (1u << 31), 0, 0};
+  const auto tic = rgba8_texture_header(texture, 8, 8);
   const uint32_t tsc[8] = {3u | (3u << 3) | (3u << 6), 1u | (1u << 4) | (1u << 6), 0, 0,
                            std::bit_cast<uint32_t>(0.2f), std::bit_cast<uint32_t>(0.4f), std::bit_cast<uint32_t>(0.6f), std::bit_cast<uint32_t>(1.0f)};
-  scene.gpu.memory().write(headers, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tic), 32));
-  scene.gpu.memory().write(samplers, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tsc), 32));
+  scene.write_words(headers, tic);
+  scene.write_words(samplers, tsc);
   scene.write_floats(kVertices, fullscreen(0.5f, {2, 2, 0, 1}));
   maxwell::StreamBuilder s;
   scene.setup(s, kRgba8, 8, 8);
-  s.method(0, "SET_TEX_HEADER_POOL_A", high(headers)).method(0, "SET_TEX_HEADER_POOL_B", low(headers)).method(0, "SET_TEX_HEADER_POOL_C", 0);
-  s.method(0, "SET_TEX_SAMPLER_POOL_A", high(samplers)).method(0, "SET_TEX_SAMPLER_POOL_B", low(samplers)).method(0, "SET_TEX_SAMPLER_POOL_C", 0);
-  const uint32_t selector[] = {0x100, high(kConstants), low(kConstants)};
-  s.incrementing(0, "SET_CONSTANT_BUFFER_SELECTOR_A", selector);
-  s.method(0, "LOAD_CONSTANT_BUFFER_OFFSET", 0).method(0, "LOAD_CONSTANT_BUFFER", 0, 0); // TIC 0, TSC 0
-  s.method(0, "BIND_GROUP_CONSTANT_BUFFER", 4, 1u | (2u << 4));
+  scene.bind_textures(s, headers, samplers); // TIC 0, TSC 0
   draw_arrays(s, 0, 3);
   scene.run(s);
   const auto pixels = scene.read_target(kColorTarget, 8, 8, 4);
-  size_t wrong = 0;
-  for (uint32_t y = 0; y < 8; ++y) {
-    for (uint32_t x = 0; x < 8; ++x) wrong += texel8(pixels, 8, x, y) != std::array<uint8_t, 4>{51, 102, 153, 255};
-  }
-  CHECK(wrong == 0);
+  CHECK(count_wrong_texels(pixels, 8, 8, std::array<uint8_t, 4>{51, 102, 153, 255}) == 0);
   check_no_validation_messages(context);
 }
 
-TEST_CASE("guest mistakes are diagnosed with the draw and the guest address, and rendering goes on", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
-  const auto sampling = program(pixel_header(), assemble_program({"IPA.PASS R0, a[0x80], RZ", "IPA.PASS R1, a[0x84], RZ",
-                                                                  "TEX R0, R0, RZ, 0x0, 2D, 0xf", "EXIT"}));
+TEST_CASE_METHOD(PassThroughScene, "guest mistakes are diagnosed with the draw and the guest address, and rendering goes on", "[gpu][renderer]") {
+  const auto sampling = sampling_fragment_program({"TEX R0, R0, RZ, 0x0, 2D, 0xf"});
   scene.gpu.memory().write(kPrograms + kFragmentProgramOffset, sampling);
   // TIC 0 points at GPU 0x7000000000, which nothing maps. Draw 0 samples it: diagnosed, drawn with the zeroed
   // placeholder texture, so its pixels become (0, 0, 0, 0) over the red clear. Draw 1 has no fragment program:
   // diagnosed and skipped, the pixels stay as draw 0 left them.
   const uint64_t headers = kArena + 0x510000, samplers = kArena + 0x520000, unmapped = 0x7000000000;
-  const uint32_t tic[8] = {0x08u | (2u << 7) | (2u << 10) | (2u << 13) | (2u << 16) | (2u << 19) | (3u << 22) | (4u << 25) | (5u << 28),
-                           low(unmapped) & 0xfffffe00u, high(unmapped) | (3u << 21), 0, 7u | (1u << 23), 7u | (1u << 31), 0, 0};
-  scene.gpu.memory().write(headers, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tic), 32));
+  const auto tic = rgba8_texture_header(unmapped, 8, 8);
+  scene.write_words(headers, tic);
   scene.write_floats(kVertices, fullscreen(0.5f, {0.5f, 0.5f, 0, 1}));
   maxwell::StreamBuilder s;
   scene.setup(s, kRgba8, 8, 8);
   clear_color(s, {1, 0, 0, 1});
-  s.method(0, "SET_TEX_HEADER_POOL_A", high(headers)).method(0, "SET_TEX_HEADER_POOL_B", low(headers)).method(0, "SET_TEX_HEADER_POOL_C", 0);
-  s.method(0, "SET_TEX_SAMPLER_POOL_A", high(samplers)).method(0, "SET_TEX_SAMPLER_POOL_B", low(samplers)).method(0, "SET_TEX_SAMPLER_POOL_C", 0);
-  const uint32_t selector[] = {0x100, high(kConstants), low(kConstants)};
-  s.incrementing(0, "SET_CONSTANT_BUFFER_SELECTOR_A", selector);
-  s.method(0, "LOAD_CONSTANT_BUFFER_OFFSET", 0).method(0, "LOAD_CONSTANT_BUFFER", 0, 0);
-  s.method(0, "BIND_GROUP_CONSTANT_BUFFER", 4, 1u | (2u << 4));
+  scene.bind_textures(s, headers, samplers);
   draw_arrays(s, 0, 3);
   s.method(0, "SET_PIPELINE_SHADER", 5, 5u << 4); // PIXEL, not enabled
   draw_arrays(s, 0, 3);
@@ -706,11 +578,7 @@ TEST_CASE("guest mistakes are diagnosed with the draw and the guest address, and
   CHECK(scene.renderer->statistics().draws == 1);
   CHECK(scene.renderer->statistics().skipped_draws == 1);
   const auto pixels = scene.read_target(kColorTarget, 8, 8, 4);
-  size_t wrong = 0;
-  for (uint32_t y = 0; y < 8; ++y) {
-    for (uint32_t x = 0; x < 8; ++x) wrong += texel8(pixels, 8, x, y) != std::array<uint8_t, 4>{0, 0, 0, 0};
-  }
-  CHECK(wrong == 0);
+  CHECK(count_wrong_texels(pixels, 8, 8, std::array<uint8_t, 4>{0, 0, 0, 0}) == 0);
   check_no_validation_messages(context);
 }
 
@@ -744,12 +612,8 @@ TEST_CASE("draws split over many submissions blend in command order", "[gpu][ren
   check_no_validation_messages(context);
 }
 
-TEST_CASE("a texture the guest CPU rewrites between frames is uploaded again", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
-  const auto sampling = program(pixel_header(), assemble_program({"IPA.PASS R0, a[0x80], RZ", "IPA.PASS R1, a[0x84], RZ",
-                                                                  "TEX R0, R0, RZ, 0x0, 2D, 0xf", "EXIT"}));
+TEST_CASE_METHOD(PassThroughScene, "a texture the guest CPU rewrites between frames is uploaded again", "[gpu][renderer]") {
+  const auto sampling = sampling_fragment_program({"TEX R0, R0, RZ, 0x0, 2D, 0xf"});
   scene.gpu.memory().write(kPrograms + kFragmentProgramOffset, sampling);
   // An 8x8 texture filled with one colour: frame 1 samples (10, 20, 30, 40), the CPU then writes
   // (50, 60, 70, 80) into every texel (in both layouts a uniform fill is the same bytes), frame 2 must sample it.
@@ -759,21 +623,15 @@ TEST_CASE("a texture the guest CPU rewrites between frames is uploaded again", "
     for (size_t i = 0; i < 512; i += 4) std::memcpy(&bytes[i], texel.data(), 4);
     scene.gpu.memory().write(texture, bytes);
   };
-  const uint32_t tic[8] = {0x08u | (2u << 7) | (2u << 10) | (2u << 13) | (2u << 16) | (2u << 19) | (3u << 22) | (4u << 25) | (5u << 28),
-                           low(texture) & 0xfffffe00u, high(texture) | (3u << 21), 0, 7u | (1u << 23), 7u | (1u << 31), 0, 0};
-  const uint32_t tsc[8] = {2u | (2u << 3) | (2u << 6), 1u | (1u << 4) | (1u << 6), 0, 0, 0, 0, 0, 0};
-  scene.gpu.memory().write(headers, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tic), 32));
-  scene.gpu.memory().write(samplers, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(tsc), 32));
+  const auto tic = rgba8_texture_header(texture, 8, 8);
+  const auto tsc = nearest_clamp_sampler();
+  scene.write_words(headers, tic);
+  scene.write_words(samplers, tsc);
   scene.write_floats(kVertices, fullscreen(0.5f, {0.5f, 0.5f, 0, 1}));
   fill({10, 20, 30, 40});
   maxwell::StreamBuilder s;
   scene.setup(s, kRgba8, 8, 8);
-  s.method(0, "SET_TEX_HEADER_POOL_A", high(headers)).method(0, "SET_TEX_HEADER_POOL_B", low(headers)).method(0, "SET_TEX_HEADER_POOL_C", 0);
-  s.method(0, "SET_TEX_SAMPLER_POOL_A", high(samplers)).method(0, "SET_TEX_SAMPLER_POOL_B", low(samplers)).method(0, "SET_TEX_SAMPLER_POOL_C", 0);
-  const uint32_t selector[] = {0x100, high(kConstants), low(kConstants)};
-  s.incrementing(0, "SET_CONSTANT_BUFFER_SELECTOR_A", selector);
-  s.method(0, "LOAD_CONSTANT_BUFFER_OFFSET", 0).method(0, "LOAD_CONSTANT_BUFFER", 0, 0);
-  s.method(0, "BIND_GROUP_CONSTANT_BUFFER", 4, 1u | (2u << 4));
+  scene.bind_textures(s, headers, samplers);
   draw_arrays(s, 0, 3);
   scene.run(s);
   CHECK(texel8(scene.read_target(kColorTarget, 8, 8, 4), 8, 3, 3) == std::array<uint8_t, 4>{10, 20, 30, 40});
@@ -783,19 +641,12 @@ TEST_CASE("a texture the guest CPU rewrites between frames is uploaded again", "
   draw_arrays(frame2, 0, 3);
   scene.run(frame2);
   const auto pixels = scene.read_target(kColorTarget, 8, 8, 4);
-  size_t wrong = 0;
-  for (uint32_t y = 0; y < 8; ++y) {
-    for (uint32_t x = 0; x < 8; ++x) wrong += texel8(pixels, 8, x, y) != std::array<uint8_t, 4>{50, 60, 70, 80};
-  }
-  CHECK(wrong == 0);
+  CHECK(count_wrong_texels(pixels, 8, 8, std::array<uint8_t, 4>{50, 60, 70, 80}) == 0);
   CHECK(scene.renderer->statistics().texture_uploads == 2);
   check_no_validation_messages(context);
 }
 
-TEST_CASE("inline indices and the global base vertex pick the vertices they name", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "inline indices and the global base vertex pick the vertices they name", "[gpu][renderer]") {
   // Vertices 0-2: a full-screen red triangle; 3-5: a full-screen green one; 6-11: two blue triangles covering
   // the left half (x in [-1, 0]). Draw 1: inline 32-bit indices 3 4 5 -> all green (red never drawn). Draw 2:
   // 16-bit index buffer 0..5 with SET_GLOBAL_BASE_VERTEX_INDEX 6 -> vertices 6..11: the left half turns blue.
@@ -818,13 +669,9 @@ TEST_CASE("inline indices and the global base vertex pick the vertices they name
   s.method(0, "BEGIN", 4).method(0, "DRAW_INDEX_BUFFER", 6).method(0, "END", 0);
   scene.run(s);
   const auto pixels = scene.read_target(kColorTarget, 16, 8, 4);
-  size_t wrong = 0;
-  for (uint32_t y = 0; y < 8; ++y) {
-    for (uint32_t x = 0; x < 16; ++x) {
-      const std::array<uint8_t, 4> expected = x < 8 ? std::array<uint8_t, 4>{0, 0, 255, 255} : std::array<uint8_t, 4>{0, 255, 0, 255};
-      wrong += texel8(pixels, 16, x, y) != expected;
-    }
-  }
-  CHECK(wrong == 0);
+  CHECK(count_wrong_texels(pixels, 16, 8, [&](uint32_t x, uint32_t) {
+    const std::array<uint8_t, 4> expected = x < 8 ? std::array<uint8_t, 4>{0, 0, 255, 255} : std::array<uint8_t, 4>{0, 255, 0, 255};
+    return expected;
+  }) == 0);
   check_no_validation_messages(context);
 }

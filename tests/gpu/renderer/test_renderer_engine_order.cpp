@@ -24,10 +24,7 @@ std::vector<float> red_left_green_right() {
 
 } // namespace
 
-TEST_CASE("a copy-engine copy of a render target in the same submission reads the rendered pixels", "[gpu][renderer]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "a copy-engine copy of a render target in the same submission reads the rendered pixels", "[gpu][renderer]") {
   scene.write_floats(kVertices, red_left_green_right());
   constexpr uint32_t width = 32, height = 16;
   const uint64_t pitch_buffer = kArena + 0x600000;
@@ -54,13 +51,10 @@ TEST_CASE("a copy-engine copy of a render target in the same submission reads th
   check_no_validation_messages(context);
 }
 
-TEST_CASE("a 2D-engine fill over a render target the GPU wrote keeps the rendered pixels around it", "[gpu][renderer]") {
+TEST_CASE_METHOD(PassThroughScene, "a 2D-engine fill over a render target the GPU wrote keeps the rendered pixels around it", "[gpu][renderer]") {
   // The 2D fill is a read-modify-write of the block-linear surface: without a write-back first it would either
   // read zeros around the rectangle or be overwritten by the renderer's later write-back. Draw red/green,
   // fill x in [4, 8) x y in [2, 6) with blue through the 2D engine, then draw nothing more and flush.
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
   scene.write_floats(kVertices, red_left_green_right());
   constexpr uint32_t width = 16, height = 8;
   maxwell::StreamBuilder s;
@@ -83,13 +77,10 @@ TEST_CASE("a 2D-engine fill over a render target the GPU wrote keeps the rendere
   check_no_validation_messages(context);
 }
 
-TEST_CASE("render to texture writes back only the sampled target and waits for no fence", "[gpu][renderer]") {
+TEST_CASE_METHOD(PassThroughScene, "render to texture writes back only the sampled target and waits for no fence", "[gpu][renderer]") {
   // Two targets rendered in one submission, the first then sampled into a third: the sampling draw needs only
   // the first target in guest memory, so one write-back happens before the flush (the second stays on the GPU),
   // and the flush writes back the other two.
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
   constexpr uint32_t kSamplingOffset = 0x2000;
   scene.gpu.memory().write(kPrograms + kSamplingOffset, sampling_fragment_program({"TEX R0, R0, RZ, 0x0, 2D, 0xf"}));
   const uint64_t other_target = kArena + 0x340000, result_target = kArena + 0x380000;
@@ -122,13 +113,10 @@ TEST_CASE("render to texture writes back only the sampled target and waits for n
   check_no_validation_messages(context);
 }
 
-TEST_CASE("a copy into a texture between two draws of one batch reaches the second draw only", "[gpu][renderer]") {
+TEST_CASE_METHOD(PassThroughScene, "a copy into a texture between two draws of one batch reaches the second draw only", "[gpu][renderer]") {
   // Draw 1 samples an 8x8 texture of (10, 20, 30, 40) into the left half; the copy engine then overwrites the
   // texture with (50, 60, 70, 80) texels from a pitch buffer; draw 2 samples it into the right half. The texture
   // upload of a batch runs before all its draws, so the renderer must end the batch at the copy.
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
   scene.gpu.memory().write(kPrograms + kFragmentProgramOffset, sampling_fragment_program({"TEX R0, R0, RZ, 0x0, 2D, 0xf"}));
   const uint64_t texture = kArena + 0x500000, headers = kArena + 0x510000, samplers = kArena + 0x520000, fresh = kArena + 0x530000;
   auto uniform = [](std::array<uint8_t, 4> texel) {

@@ -10,10 +10,7 @@
 using namespace kiln;
 using namespace kiln::test;
 
-TEST_CASE("a ZPASS_PIXEL_COUNT report holds the samples that passed the depth test since the reset", "[gpu][renderer][golden]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "a ZPASS_PIXEL_COUNT report holds the samples that passed the depth test since the reset", "[gpu][renderer][golden]") {
   const std::array<float, 4> red{1, 0, 0, 1}, green{0, 1, 0, 1}, blue{0, 0, 1, 1};
   const std::vector<float> left = concat({vertex(-1, -1, 0.25f, blue), vertex(0, -1, 0.25f, blue), vertex(-1, 1, 0.25f, blue),
                                           vertex(0, -1, 0.25f, blue), vertex(0, 1, 0.25f, blue), vertex(-1, 1, 0.25f, blue)});

@@ -74,10 +74,7 @@ void write_program(RendererScene& scene, uint32_t q, const std::vector<std::stri
 
 } // namespace
 
-TEST_CASE("a 1D texture is sampled along x", "[gpu][renderer][golden]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "a 1D texture is sampled along x", "[gpu][renderer][golden]") {
   // 8 texels in the first GOB row: texel x = (32x, 255 - 32x, 7x, 255); texels 4-7 sit at GOB bytes 32-47.
   auto texel = [](uint32_t x) { return Rgba{uint8_t(32 * x), uint8_t(255 - 32 * x), uint8_t(7 * x), 255}; };
   std::vector<uint8_t> guest(512);
@@ -90,10 +87,7 @@ TEST_CASE("a 1D texture is sampled along x", "[gpu][renderer][golden]") {
   check_no_validation_messages(context);
 }
 
-TEST_CASE("a 1D array texture reads the layer its integer index names", "[gpu][renderer][golden]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "a 1D array texture reads the layer its integer index names", "[gpu][renderer][golden]") {
   // 3 layers of 4 texels; each layer is one 1-GOB block (512 bytes). Texel (l, x) = (60l + 10x, 200 - 50x, 80l, 255).
   auto texel = [](uint32_t l, uint32_t x) { return Rgba{uint8_t(60 * l + 10 * x), uint8_t(200 - 50 * x), uint8_t(80 * l), 255}; };
   std::vector<uint8_t> guest(3 * 512);
@@ -116,10 +110,7 @@ TEST_CASE("a 1D array texture reads the layer its integer index names", "[gpu][r
   check_no_validation_messages(context);
 }
 
-TEST_CASE("a 2D array texture reads each layer from its own blocks", "[gpu][renderer][golden]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "a 2D array texture reads each layer from its own blocks", "[gpu][renderer][golden]") {
   // 3 layers of 8x8 (32 bytes x 8 rows: one GOB each). Texel (l, x, y) = (30l + 8x, 8y, 100 + 50l, 255).
   auto texel = [](uint32_t l, uint32_t x, uint32_t y) { return Rgba{uint8_t(30 * l + 8 * x), uint8_t(8 * y), uint8_t(100 + 50 * l), 255}; };
   std::vector<uint8_t> guest(3 * 512);
@@ -146,10 +137,7 @@ TEST_CASE("a 2D array texture reads each layer from its own blocks", "[gpu][rend
   check_no_validation_messages(context);
 }
 
-TEST_CASE("a 3D texture with 2-GOB-deep blocks reads each slice from its GOBs", "[gpu][renderer][golden]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "a 3D texture with 2-GOB-deep blocks reads each slice from its GOBs", "[gpu][renderer][golden]") {
   // 4x32 texels x 4 slices, blocks 2 GOBs high and 2 deep (2 KiB): slice z, GOB row r is the flat colour
   // (60z + 15, 60r + 15, 200, 255). Slice 1 rows 0-7 are the first block's third GOB (byte 1024); with 1-GOB-deep
   // blocks they would start at byte 2048, where slice 0's rows 16-23 are, so a wrong depth layout reads other colours.
@@ -177,10 +165,7 @@ TEST_CASE("a 3D texture with 2-GOB-deep blocks reads each slice from its GOBs", 
   check_no_validation_messages(context);
 }
 
-TEST_CASE("a cube texture picks the face of the major axis, faces stored +X -X +Y -Y +Z -Z", "[gpu][renderer][golden]") {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  RendererScene scene(context);
-  scene.write_pass_through_programs();
+TEST_CASE_METHOD(PassThroughScene, "a cube texture picks the face of the major axis, faces stored +X -X +Y -Y +Z -Z", "[gpu][renderer][golden]") {
   // Six 4x4 faces, one GOB (512 bytes) each, each a flat colour; quad f over pixels [4f, 4f + 4) of a 24x4 target
   // samples direction ±axis of face f (the colour's r, g, b), so it reads face f everywhere.
   const Rgba faces[6] = {{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 255, 0, 255}, {0, 255, 255, 255}, {255, 0, 255, 255}};

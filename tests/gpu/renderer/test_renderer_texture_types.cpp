@@ -11,6 +11,7 @@
 
 #include "runtime/gpu/vulkan/context.h"
 #include "tests/gpu/renderer/renderer_scene.h"
+#include "translator/sass/sm5x/text_assembler.h"
 
 using namespace kiln;
 using namespace kiln::test;
@@ -183,5 +184,39 @@ TEST_CASE_METHOD(PassThroughScene, "a cube texture picks the face of the major a
   }
   const auto pixels = render(scene, rgba8_texture_header(kTexture, 4, 4, 1, 3), vertices, 6, 24, 4);
   CHECK(count_wrong_texels(pixels, 24, 4, [&](uint32_t x, uint32_t) { return faces[x / 4]; }) == 0);
+  check_no_validation_messages(context);
+}
+
+TEST_CASE_METHOD(PassThroughScene, "a cube header with non-square faces is diagnosed with the draw and the header address", "[gpu][renderer]") {
+  // TIC 0: a 4x8 cube (faces must be square). The draw is diagnosed, samples the zeroed placeholder cube and
+  // rendering goes on: the second draw (a plain colour program) still paints the right half.
+  scene.gpu.memory().write(kTexture, std::vector<uint8_t>(6 * 512, 0x7f));
+  write_program(scene, 0, {"TEX R0, R0, RZ, 0x0, CUBE, 0xf"});
+  scene.gpu.memory().write(kPrograms + kFragmentProgramOffset + 0x400,
+                           program(pixel_header(), kiln::sass::sm5x::assemble_program({"IPA.PASS R0, a[0x80], RZ", "IPA.PASS R1, a[0x84], RZ",
+                                                                                     "IPA.PASS R2, a[0x88], RZ", "IPA.PASS R3, a[0x8c], RZ", "EXIT"})));
+  scene.write_words(kHeaders, rgba8_texture_header(kTexture, 4, 8, 1, 3));
+  scene.write_words(kSamplers, nearest_clamp_sampler());
+  scene.write_floats(kVertices, concat({quad(-1, 0, {1, 0, 0}, 0, 0), quad(0, 1, {0, 1, 0}, 0, 0)}));
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 8, 4);
+  clear_color(s, {0, 0, 1, 1});
+  scene.bind_textures(s, kHeaders, kSamplers);
+  for (uint32_t q = 0; q < 2; ++q) {
+    s.method(0, "SET_PIPELINE_PROGRAM", 5, kFragmentProgramOffset + 0x400 * q);
+    draw_arrays(s, 6 * q, 6);
+  }
+  const maxwell::GpfifoEntry entry = s.place(scene.gpu.memory(), kPushbuffers);
+  scene.gpu.submit(0, entry);
+  REQUIRE(scene.gpu.run(maxwell::RunOptions{std::chrono::milliseconds(20)}).idle);
+  scene.renderer->flush();
+  const auto& diagnostics = scene.renderer->diagnostics();
+  REQUIRE(diagnostics.size() == 1);
+  CHECK_THAT(diagnostics[0], Catch::Contains("draw 0: texture header 0 at GPU 0x100510000") && Catch::Contains("0x100500000") &&
+                                 Catch::Contains("not square"));
+  CHECK(scene.renderer->statistics().draws == 2);
+  CHECK(count_wrong_texels(scene.read_target(kColorTarget, 8, 4, 4), 8, 4, [](uint32_t x, uint32_t) {
+          return x < 4 ? std::array<uint8_t, 4>{0, 0, 0, 0} : std::array<uint8_t, 4>{0, 255, 0, 255};
+        }) == 0);
   check_no_validation_messages(context);
 }

@@ -163,6 +163,20 @@ TEST_CASE("TEXS.F16 and TLD4S.F16 pack two results per register as halves, the f
         }) == 0);
 }
 
+TEST_CASE("TEX, TLD and TLD4 with AOFFI read the offsets from the meta register after the LOD", "[gpu][graphics][texture]") {
+  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  // TEX.LZ and TLD.LZ have no LOD register, so R6 (R20) holds the offsets: x = 0xf = -1, y = 0x1 = +1 move texel
+  // (1, 0) (sampled at its centre (0.75, 0.25), fetched at (1, 0)) to texel (0, 1) = (0, 1, 1, 0).
+  const auto tex = fragment_program({"MOV32I R4, 0x3f400000", "MOV32I R5, 0x3e800000", "MOV32I R6, 0x1f", "TEX.LZ.AOFFI R0, R4, R6, 0x0, 2D, 0x7"});
+  CHECK(count_wrong(draw(tex), [](uint32_t, uint32_t) { return constant(texel(0, 1, 0), texel(0, 1, 1), texel(0, 1, 2)); }) == 0);
+  const auto tld = fragment_program({"MOV32I R4, 0x1", "MOV32I R5, 0x0", "MOV32I R6, 0x1f", "TLD.LZ.AOFFI R0, R4, R6, 0x0, 2D, 0x7"});
+  CHECK(count_wrong(draw(tld), [](uint32_t, uint32_t) { return constant(texel(0, 1, 0), texel(0, 1, 1), texel(0, 1, 2)); }) == 0);
+  // TLD4.G at the centre with the 6-bit x offset 0x3f = -1: the footprint clamps onto column 0, green of
+  // (0,1), (0,1), (0,0) = (1, 1, 0).
+  const auto tld4 = fragment_program({"MOV32I R4, 0x3f000000", "MOV32I R5, 0x3f000000", "MOV32I R6, 0x3f", "TLD4.G.AOFFI R0, R4, R6, 0x0, 2D, 0x7"});
+  CHECK(count_wrong(draw(tld4), [](uint32_t, uint32_t) { return constant(texel(0, 1, 1), texel(0, 1, 1), texel(0, 0, 1)); }) == 0);
+}
+
 TEST_CASE("TEXS/TLDS/TLD4S forms kiln does not translate yet are named with their address", "[graphics][texture]") {
   if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
   CHECK_THROWS_WITH(translate(fragment_program({"TEXS R2, R0, R4, R5, 0x0, 2D.DC, 0x0"})),

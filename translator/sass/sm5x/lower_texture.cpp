@@ -98,8 +98,8 @@ void LowerContext::lower_texture_vector(const Instruction& in) {
     descriptor.dim = dim;
     descriptor.array = array;
     s.handle = bindless ? next_meta() : const_bank(options.bound_texture_bank, b.u32(static_cast<uint32_t>(ops.at(3).value) * 4));
-    if (in.modifier("AOFFI") != 0 || in.modifier("DC") != 0 || in.modifier("MS") != 0 || in.modifier("CL") != 0 || in.modifier("offset") != 0) {
-      fail("texture offsets, depth compare, multisample and LOD clamp are not supported yet");
+    if (in.modifier("DC") != 0 || in.modifier("MS") != 0 || in.modifier("CL") != 0 || in.modifier("offset") > 1) {
+      fail("depth compare, multisample, LOD clamp and per-texel gather offsets (PTP) are not supported yet");
     }
     if (array) s.z = next_coord(); // the layer comes first
     s.x = next_coord();
@@ -123,6 +123,12 @@ void LowerContext::lower_texture_vector(const Instruction& in) {
       case 3: descriptor.kind = TextureKind::sample_lod; s.level = next_meta(); break;
       default: fail("texture LOD mode not supported");
       }
+    }
+    // The meta registers hold, in order: the bindless handle, the LOD or bias, then the texel offsets (signed
+    // 4-bit fields every 4 bits; TLD4's 6-bit fields every 8 bits).
+    if (in.modifier("AOFFI") != 0 || in.modifier("offset") == 1) {
+      descriptor.offsets = in.opcode == Opcode::tld4 ? ir::TextureOffsets::bits6 : ir::TextureOffsets::bits4;
+      s.extra = next_meta();
     }
   }
   // Enabled components land in consecutive registers; all are read before any is written (the destination may

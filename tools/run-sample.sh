@@ -43,7 +43,6 @@ echo "kiln sample: recompiled output is identical to qemu-aarch64's"
 echo "== kiln sample: games/sample-triangle + games/sample-scene -> one static AArch64 ELF (GPU titles)"
 # One program holds both GPU titles (games/common/gpu_samples.c picks one by its first argument; each main.c is
 # compiled with -Dmain=<title>_main), so their static glibc is recompiled and host-compiled once.
-# -fno-tree-vectorize: GCC would vectorise the PNG writer with single-lane LD1, which the recompiler lacks so far.
 # Their Maxwell programs: SASS text assembled into headers that main.c includes as "shaders/<name>.h".
 gpu_out="$out/gpu"
 mkdir -p "$gpu_out"
@@ -56,11 +55,11 @@ for title in sample-triangle sample-scene; do
     "$kiln" shaders assemble --arch sm53 --stage "${shader#*:}" "$root/games/$title/shaders/${shader%%:*}.sass" \
       -o "$gpu_out/include/$title/shaders/${shader%%:*}.h"
   done
-  aarch64-linux-gnu-gcc -c -O2 -fno-tree-vectorize -Dmain="${title//-/_}_main" -I"$root/games/common" \
+  aarch64-linux-gnu-gcc -c -O2 -Dmain="${title//-/_}_main" -I"$root/games/common" \
     -I"$gpu_out/include/$title" -o "$gpu_out/$title.o" "$root/games/$title/main.c"
   gpu_objects+=("$gpu_out/$title.o")
 done
-aarch64-linux-gnu-gcc -static -O2 -fno-tree-vectorize -I"$root/games/common" -o "$gpu_out/gpu-samples.elf" \
+aarch64-linux-gnu-gcc -static -O2 -I"$root/games/common" -o "$gpu_out/gpu-samples.elf" \
   "$root/games/common/gpu_samples.c" "$root/games/common/kiln_gpu.c" "$root/games/common/png_writer.c" "${gpu_objects[@]}"
 echo "== kiln sample: under qemu-aarch64 there is no GPU; each title must say so and stop"
 for title in sample-triangle sample-scene; do

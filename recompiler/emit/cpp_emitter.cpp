@@ -9,6 +9,7 @@
 
 #include "recompiler/emit/fallback_steps.h"
 #include "recompiler/emit/porter_glue.h"
+#include "recompiler/emit/cpp_text.h"
 #include "recompiler/emit/registers.h"
 #include "recompiler/emit/landing_pads.h"
 #include "recompiler/emit/spill_sets.h"
@@ -56,15 +57,6 @@ bool returns_twice(const Function* f) {
   return false;
 }
 
-std::string escape(std::string_view text) {
-  std::string out;
-  for (char ch : text) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    out += ch;
-  }
-  return out;
-}
-
 class FunctionWriter final : public a64::EmitTarget {
 public:
   FunctionWriter(const Program& program, const Function& function, const Customization& custom, std::string& out,
@@ -77,11 +69,9 @@ public:
     function_begin_ = out_.size();
     const std::set<int> used = used_registers(program_, function_);
     std::string reload, reload_after_call;
-    auto local_of = [](int r) { return r >= vector_base ? fmt::format("v{}", r - vector_base) : r == 31 ? "sp" : fmt::format("x{}", r); };
-    auto slot_of = [](int r) { return r >= vector_base ? fmt::format("c->v_regs[{}]", r - vector_base) : r == 31 ? "c->sp" : fmt::format("c->x[{}]", r); };
     for (int r : used) {
-      const std::string local = local_of(r);
-      const std::string slot = slot_of(r);
+      const std::string local = register_local(r);
+      const std::string slot = register_slot(r);
       reload += fmt::format("{} = {}; ", local, slot);
       if (!preserved_by_call(r)) reload_after_call += fmt::format("{} = {}; ", local, slot);
     }
@@ -90,7 +80,7 @@ public:
     const std::string display = function_.name.empty() ? fmt::format("sub_{:x}", function_.start) : function_.name;
     out_ += fmt::format("// {} [{:#x}, {:#x})\nvoid {}(Cpu* c) {{\n  uint8_t* const m = kiln::rt::guest_base; (void)m;\n", display,
                         function_.start, function_.end, host_name(function_.start));
-    for (int r : used) out_ += fmt::format("  {} {} = {};\n", r >= vector_base ? "V128" : "uint64_t", local_of(r), slot_of(r));
+    for (int r : used) out_ += fmt::format("  {} {} = {};\n", register_type(r), register_local(r), register_slot(r));
     out_ += "  uint32_t n = c->n, z = c->z, cf = c->c, vf = c->v;\n";
     // Non-local returns (docs/recompiler.md): link_ is where the host caller continues when this host function
     // returns; a RET elsewhere unwinds host frames until the frame whose stack range holds the new sp resumes.
@@ -170,7 +160,7 @@ public:
     const std::string display = function_.name.empty() ? fmt::format("sub_{:x}", function_.start) : function_.name;
     untranslated_.push_back({current_->address, current_->encoding, current_->text, display, !current_->decoded});
     line(fmt::format("spill(); kiln::rt::trap_untranslated(c, {:#x}ull, {:#x}u, \"{}\", \"{}: {}\");", current_->address, current_->encoding,
-                     escape(display), escape(reason), escape(current_->text)));
+                     escape_string_literal(display), escape_string_literal(reason), escape_string_literal(current_->text)));
   }
 
 private:

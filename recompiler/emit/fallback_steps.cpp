@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "recompiler/emit/cpp_text.h"
 #include "recompiler/emit/registers.h"
 #include "recompiler/isa/aarch64/semantics/semantics.h"
 
@@ -13,15 +14,6 @@ namespace {
 constexpr size_t steps_per_file = 3000;
 
 std::string step_name(uint64_t address) { return fmt::format("s_{:x}", address); }
-
-std::string escape(std::string_view text) {
-  std::string out;
-  for (char ch : text) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    out += ch;
-  }
-  return out;
-}
 
 /// One instruction as a step: registers it names are loaded from `Cpu` into the locals the semantics use and
 /// stored back; control flow sets c->pc (the interpreter loop continues there) or returns.
@@ -35,17 +27,14 @@ public:
     if (i.decoded) add_used_registers(i, used);
     std::string spill, reload;
     for (int r : used) {
-      const std::string local = r >= vector_base ? fmt::format("v{}", r - vector_base) : r == 31 ? "sp" : fmt::format("x{}", r);
-      const std::string slot = r >= vector_base ? fmt::format("c->v_regs[{}]", r - vector_base) : r == 31 ? "c->sp" : fmt::format("c->x[{}]", r);
+      const std::string local = register_local(r), slot = register_slot(r);
       spill += fmt::format("{} = {}; ", slot, local);
       reload += fmt::format("{} = {}; ", local, slot);
     }
     out_ += fmt::format("// {:#x}: {}\nkiln::rt::StepResult {}(Cpu* c) {{\n  uint8_t* const m = kiln::rt::guest_base; (void)m;\n", i.address, i.text,
                         step_name(i.address));
     for (int r : used)
-      out_ += fmt::format("  {} {} = {};\n", r >= vector_base ? "V128" : "uint64_t",
-                          r >= vector_base ? fmt::format("v{}", r - vector_base) : r == 31 ? "sp" : fmt::format("x{}", r),
-                          r >= vector_base ? fmt::format("c->v_regs[{}]", r - vector_base) : r == 31 ? "c->sp" : fmt::format("c->x[{}]", r));
+      out_ += fmt::format("  {} {} = {};\n", register_type(r), register_local(r), register_slot(r));
     out_ += "  uint32_t n = c->n, z = c->z, cf = c->c, vf = c->v;\n";
     out_ += fmt::format("  auto spill = [&]() __attribute__((always_inline)) {{ {}c->n = n; c->z = z; c->c = cf; c->v = vf; }};\n", spill);
     out_ += fmt::format("  auto reload = [&]() __attribute__((always_inline)) {{ {}n = c->n; z = c->z; cf = c->c; vf = c->v; }};\n  (void)reload;\n", reload);
@@ -76,7 +65,7 @@ public:
   void supervisor_call() override { line(fmt::format("spill(); kiln::rt::supervisor_call(c, {:#x}ull); reload();", current_->address)); }
   void untranslated(const std::string& reason) override {
     line(fmt::format("spill(); kiln::rt::trap_untranslated(c, {:#x}ull, {:#x}u, \"the fallback interpreter\", \"{}: {}\");", current_->address,
-                     current_->encoding, escape(reason), escape(current_->text)));
+                     current_->encoding, escape_string_literal(reason), escape_string_literal(current_->text)));
   }
 
 private:

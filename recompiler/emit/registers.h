@@ -1,6 +1,9 @@
 #pragma once
 // Which guest registers an instruction names: the generated code keeps exactly those in host locals.
+#include <fmt/format.h>
+
 #include <set>
+#include <string>
 
 #include "recompiler/isa/aarch64/instruction.h"
 
@@ -17,5 +20,16 @@ inline void add_used_registers(const a64::Instruction& i, std::set<int>& used) {
       for (int k = 0; k < o.reg.count; ++k) used.insert(vector_base + (o.reg.index + k) % 32);
   if (i.opcode == "BL" || i.opcode == "BLR") used.insert(30);
 }
+
+/// The host local that holds register `r` in generated code (x0..x30, sp, v0..v31).
+inline std::string register_local(int r) {
+  return r >= vector_base ? fmt::format("v{}", r - vector_base) : r == 31 ? std::string("sp") : fmt::format("x{}", r);
+}
+/// Where register `r` lives in the guest context `c`.
+inline std::string register_slot(int r) {
+  return r >= vector_base ? fmt::format("c->v_regs[{}]", r - vector_base) : r == 31 ? std::string("c->sp") : fmt::format("c->x[{}]", r);
+}
+/// The host type of register `r`'s local.
+inline const char* register_type(int r) { return r >= vector_base ? "V128" : "uint64_t"; }
 
 } // namespace kiln::emit

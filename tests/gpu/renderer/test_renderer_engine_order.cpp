@@ -149,3 +149,26 @@ TEST_CASE_METHOD(PassThroughScene, "a copy into a texture between two draws of o
         }) == 0);
   check_no_validation_messages(context);
 }
+
+TEST_CASE_METHOD(PassThroughScene, "an inline-to-memory upload into a render target lands on the rendered pixels", "[gpu][renderer]") {
+  // Red/green halves on 16x8, then the inline-to-memory engine writes a 4x2 patch of blue (0, 0, 255, 255)
+  // block-linear at byte column 16 (pixel 4), row 2: blue on [4, 8) x [2, 4), the halves elsewhere.
+  scene.write_floats(kVertices, red_left_green_right());
+  maxwell::StreamBuilder s;
+  scene.setup(s, kRgba8, 16, 8);
+  draw_arrays(s, 0, 12);
+  s.bind(3, maxwell::ClassId::inline_to_memory);
+  // LINE_LENGTH_IN 16 bytes, LINE_COUNT 2, address, pitch (unused), 1-GOB blocks, width 64 bytes, height 8,
+  // depth 1, layer 0, origin (16 bytes, row 2).
+  const uint32_t setup[] = {16, 2, high(kColorTarget), low(kColorTarget), 0, 0, 64, 8, 1, 0, 16, 2};
+  s.incrementing(3, "LINE_LENGTH_IN", setup);
+  s.method(3, "LAUNCH_DMA", 0); // block-linear destination, no completion semaphore
+  const std::vector<uint32_t> blue(8, 0xffff0000u); // bytes 00 00 ff ff per texel
+  s.non_incrementing(3, "LOAD_INLINE_DATA", blue);
+  scene.run(s);
+  CHECK(count_wrong_texels(scene.read_target(kColorTarget, 16, 8, 4), 16, 8, [](uint32_t x, uint32_t y) {
+          if (x >= 4 && x < 8 && y >= 2 && y < 4) return std::array<uint8_t, 4>{0, 0, 255, 255};
+          return x < 8 ? kRed : kGreen;
+        }) == 0);
+  check_no_validation_messages(context);
+}

@@ -64,8 +64,9 @@ uint32_t GraphicsEmitter::emit_texture(const ir::Inst& inst) {
   const auto [handle, level] = pair_of(inst.args[0]);
   const auto [x, y] = pair_of(inst.args[1]);
   const auto [z, dref] = pair_of(inst.args[2]);
-  (void)dref;
-  if (descriptor.depth_compare) throw Error("graphics backend: depth-compare texture operations are not supported yet");
+  if (descriptor.depth_compare && descriptor.offsets != ir::TextureOffsets::none) {
+    throw Error("graphics backend: depth compare with texel offsets is not supported yet");
+  }
 
   // Handle -> TIC and TSC indices, clamped to the arrays the runtime binds.
   const uint32_t tic = b.ext(u32, GLSLstd450UMin, {core_.binary(spv::Op::OpBitwiseAnd, u32, handle, core_.const_u32(0xfffff)),
@@ -174,7 +175,24 @@ uint32_t GraphicsEmitter::emit_texture(const ir::Inst& inst) {
       uint32_t texel = 0;
       const bool implicit = interface_.stage == GraphicsStage::fragment;
       const auto lod_mask = static_cast<uint32_t>(spv::ImageOperandsMask::Lod);
-      switch (descriptor.kind) {
+      // Depth compare: the reference is args[2]'s second half; a sample returns (result, result, result, 1).
+      const uint32_t reference = descriptor.depth_compare ? b.op(spv::Op::OpBitcast, f32, {dref}) : 0;
+      const auto compared = [&](uint32_t result_f32) {
+        return b.op(spv::Op::OpCompositeConstruct, vec4, {result_f32, result_f32, result_f32, b.constant(f32, 0x3f800000u, 32)});
+      };
+      if (descriptor.depth_compare && descriptor.kind != ir::TextureKind::gather) {
+        switch (descriptor.kind) {
+        case ir::TextureKind::sample:
+          texel = compared(implicit ? image_op(spv::Op::OpImageSampleDrefImplicitLod, f32, with_operands({sampled, coords, reference}, 0, {}))
+                                    : image_op(spv::Op::OpImageSampleDrefExplicitLod, f32,
+                                               with_operands({sampled, coords, reference}, lod_mask, {b.constant(f32, 0, 32)})));
+          break;
+        case ir::TextureKind::sample_lod:
+          texel = compared(image_op(spv::Op::OpImageSampleDrefExplicitLod, f32, with_operands({sampled, coords, reference}, lod_mask, {level_f})));
+          break;
+        default: throw Error("graphics backend: this depth-compare texture operation is not supported yet");
+        }
+      } else switch (descriptor.kind) {
       case ir::TextureKind::sample:
         texel = implicit ? image_op(spv::Op::OpImageSampleImplicitLod, vec4, with_operands({sampled, coords}, 0, {}))
                          : image_op(spv::Op::OpImageSampleExplicitLod, vec4, with_operands({sampled, coords}, lod_mask, {b.constant(f32, 0, 32)}));
@@ -188,7 +206,9 @@ uint32_t GraphicsEmitter::emit_texture(const ir::Inst& inst) {
         texel = image_op(spv::Op::OpImageSampleExplicitLod, vec4, with_operands({sampled, coords}, lod_mask, {level_f}));
         break;
       case ir::TextureKind::gather:
-        texel = image_op(spv::Op::OpImageGather, vec4, with_operands({sampled, coords, core_.const_u32(descriptor.gather_component)}, 0, {}));
+        texel = descriptor.depth_compare
+                    ? image_op(spv::Op::OpImageDrefGather, vec4, with_operands({sampled, coords, reference}, 0, {}))
+                    : image_op(spv::Op::OpImageGather, vec4, with_operands({sampled, coords, core_.const_u32(descriptor.gather_component)}, 0, {}));
         break;
       case ir::TextureKind::query_lod: {
         if (!implicit) throw Error("graphics backend: a LOD query outside a fragment program");

@@ -15,10 +15,27 @@ constexpr uint32_t kBankBytes = 65536;
 constexpr vk::Format kTargetFormat = vk::Format::eR32G32B32A32Sfloat;
 
 void transition(vk::CommandBuffer commands, vk::Image image, vk::ImageLayout from, vk::ImageLayout to, vk::PipelineStageFlags2 src_stage,
-                vk::AccessFlags2 src_access, vk::PipelineStageFlags2 dst_stage, vk::AccessFlags2 dst_access) {
+                vk::AccessFlags2 src_access, vk::PipelineStageFlags2 dst_stage, vk::AccessFlags2 dst_access,
+                vk::ImageAspectFlags aspect = vk::ImageAspectFlagBits::eColor) {
   const vk::ImageMemoryBarrier2 barrier(src_stage, src_access, dst_stage, dst_access, from, to, VK_QUEUE_FAMILY_IGNORED, VK_QUEUE_FAMILY_IGNORED,
-                                        image, {vk::ImageAspectFlagBits::eColor, 0, 1, 0, 1});
+                                        image, {aspect, 0, 1, 0, 1});
   commands.pipelineBarrier2(vk::DependencyInfo({}, {}, {}, barrier));
+}
+
+/// A D32 image with a depth view (vulkan::create_image_2d makes colour views).
+vulkan::Image depth_image(const vulkan::Context& context, vk::Extent2D extent, vk::ImageUsageFlags usage) {
+  const vk::Device device = context.device();
+  vulkan::Image result;
+  result.format = vk::Format::eD32Sfloat;
+  result.extent = extent;
+  result.image = device.createImageUnique({{}, vk::ImageType::e2D, result.format, vk::Extent3D(extent, 1), 1, 1, vk::SampleCountFlagBits::e1,
+                                           vk::ImageTiling::eOptimal, usage, vk::SharingMode::eExclusive, {}, vk::ImageLayout::eUndefined});
+  const auto requirements = device.getImageMemoryRequirements(*result.image);
+  result.memory = device.allocateMemoryUnique(
+      {requirements.size, vulkan::find_memory_type(context.physical_device(), requirements.memoryTypeBits, vk::MemoryPropertyFlagBits::eDeviceLocal)});
+  device.bindImageMemory(*result.image, *result.memory, 0);
+  result.view = device.createImageViewUnique({{}, *result.image, vk::ImageViewType::e2D, result.format, {}, {vk::ImageAspectFlagBits::eDepth, 0, 1, 0, 1}});
+  return result;
 }
 
 vk::SamplerAddressMode address_mode(uint32_t mode) {
@@ -46,29 +63,31 @@ HeadsurfaceRenderer::HeadsurfaceRenderer(vulkan::Context& context, const Headsur
   const vk::Device device = context.device();
   std::vector<vulkan::Buffer> staging;
   for (const SceneTexture& texture : scene.textures) {
-    resources_->textures.push_back(vulkan::create_image_2d(context, texture.half_float ? vk::Format::eR16G16B16A16Sfloat : vk::Format::eR8G8B8A8Unorm,
-                                                           {texture.width, texture.height},
-                                                           vk::ImageUsageFlagBits::eSampled | vk::ImageUsageFlagBits::eTransferDst));
+    const vk::Format format = texture.depth ? vk::Format::eD32Sfloat : texture.half_float ? vk::Format::eR16G16B16A16Sfloat : vk::Format::eR8G8B8A8Unorm;
+    const vk::ImageUsageFlags usage = vk::ImageUsageFlagBits::eSampled | vk::ImageUsageFlagBits::eTransferDst;
+    resources_->textures.push_back(texture.depth ? depth_image(context, {texture.width, texture.height}, usage)
+                                                 : vulkan::create_image_2d(context, format, {texture.width, texture.height}, usage));
     staging.push_back(vulkan::create_host_buffer(context, texture.texels.size(), vk::BufferUsageFlagBits::eTransferSrc));
     std::memcpy(staging.back().mapped, texture.texels.data(), texture.texels.size());
   }
   context.submit_and_wait([&](vk::CommandBuffer commands) {
     for (size_t i = 0; i < staging.size(); ++i) {
       const vk::Image image = *resources_->textures[i].image;
+      const vk::ImageAspectFlags aspect = scene.textures[i].depth ? vk::ImageAspectFlagBits::eDepth : vk::ImageAspectFlagBits::eColor;
       transition(commands, image, vk::ImageLayout::eUndefined, vk::ImageLayout::eTransferDstOptimal, vk::PipelineStageFlagBits2::eNone, {},
-                 vk::PipelineStageFlagBits2::eCopy, vk::AccessFlagBits2::eTransferWrite);
-      const vk::BufferImageCopy region(0, 0, 0, {vk::ImageAspectFlagBits::eColor, 0, 0, 1}, {0, 0, 0},
-                                       vk::Extent3D(resources_->textures[i].extent, 1));
+                 vk::PipelineStageFlagBits2::eCopy, vk::AccessFlagBits2::eTransferWrite, aspect);
+      const vk::BufferImageCopy region(0, 0, 0, {aspect, 0, 0, 1}, {0, 0, 0}, vk::Extent3D(resources_->textures[i].extent, 1));
       commands.copyBufferToImage(*staging[i].buffer, image, vk::ImageLayout::eTransferDstOptimal, region);
       transition(commands, image, vk::ImageLayout::eTransferDstOptimal, vk::ImageLayout::eShaderReadOnlyOptimal, vk::PipelineStageFlagBits2::eCopy,
-                 vk::AccessFlagBits2::eTransferWrite, vk::PipelineStageFlagBits2::eFragmentShader, vk::AccessFlagBits2::eShaderSampledRead);
+                 vk::AccessFlagBits2::eTransferWrite, vk::PipelineStageFlagBits2::eFragmentShader, vk::AccessFlagBits2::eShaderSampledRead, aspect);
     }
   });
   for (const SceneSampler& sampler : scene.samplers) {
     const vk::Filter filter = sampler.linear ? vk::Filter::eLinear : vk::Filter::eNearest;
     const vk::SamplerAddressMode mode = address_mode(sampler.address_mode);
     resources_->samplers.push_back(device.createSamplerUnique({{}, filter, filter, vk::SamplerMipmapMode::eNearest, mode, mode, mode, 0.0f,
-                                                               VK_FALSE, 1.0f, VK_FALSE, vk::CompareOp::eNever, 0.0f, 0.0f}));
+                                                               VK_FALSE, 1.0f, sampler.compare_less ? VK_TRUE : VK_FALSE,
+                                                               sampler.compare_less ? vk::CompareOp::eLess : vk::CompareOp::eNever, 0.0f, 0.0f}));
   }
   const size_t vertex_bytes = scene.vertices.size() * sizeof(float);
   resources_->vertices = vulkan::create_host_buffer(context, vertex_bytes, vk::BufferUsageFlagBits::eVertexBuffer);

@@ -20,11 +20,13 @@ struct SceneTexture {
   uint32_t width = 0, height = 0;
   bool half_float = false;              ///< RGBA16F (else RGBA8 unorm)
   std::vector<uint8_t> texels;          ///< tightly packed rows
+  bool depth = false;                   ///< D32 float (texels: one float each), for depth-compare samplers
 };
 
 struct SceneSampler {
   bool linear = false;
   uint32_t address_mode = 0;            ///< 0 repeat, 1 mirrored repeat, 2 clamp to edge
+  bool compare_less = false;            ///< depth compare: 1 where reference < texel
 };
 
 constexpr uint32_t kTextureUnits = 6;

@@ -55,13 +55,14 @@ graphics::Translation translate(const std::vector<uint8_t>& program) {
 }
 
 /// Draws the program over the 64x64 viewport with the 2x2 texture on unit 0; colour target 0's texels.
-std::vector<float> draw(const std::vector<uint8_t>& program) {
+std::vector<float> draw(const std::vector<uint8_t>& program, const std::function<void(test::HeadsurfaceScene&)>& edit_scene = {}) {
   vulkan::Context context({.validation = true, .synchronization_validation = true});
   std::mt19937_64 random(7);
   test::HeadsurfaceScene scene = test::make_headsurface_scene(random);
   scene.textures[0] = {.width = 2, .height = 2, .half_float = false, .texels = {}};
   for (const auto& texel_bytes : kTexels) scene.textures[0].texels.insert(scene.textures[0].texels.end(), texel_bytes.begin(), texel_bytes.end());
   scene.samplers[0] = {.linear = false, .address_mode = 2};
+  if (edit_scene) edit_scene(scene);
   test::HeadsurfaceRenderer renderer(context, scene);
   const auto vertex = graphics::translate_graphics(read_file(corpus() / "00_nvidia_headsurface_vertex.bin"), graphics::Arch::sm53, "vertex");
   test::BankSet banks;
@@ -177,14 +178,40 @@ TEST_CASE("TEX, TLD and TLD4 with AOFFI read the offsets from the meta register 
   CHECK(count_wrong(draw(tld4), [](uint32_t, uint32_t) { return constant(texel(0, 1, 1), texel(0, 1, 1), texel(0, 0, 1)); }) == 0);
 }
 
+/// Every texture unit as a 2x2 D32 texture with depths (0,0) = 0.2, (1,0) = 0.4, (0,1) = 0.6, (1,1) = 0.8, sampled
+/// nearest with compare op LESS (1 where the reference < the texel). All units: a depth-compare access may reach
+/// any slot of the descriptor array, so every view there must be a depth format.
+void use_depth_texture(test::HeadsurfaceScene& scene) {
+  const std::array<float, 4> depths{0.2f, 0.4f, 0.6f, 0.8f};
+  for (uint32_t unit = 0; unit < test::kTextureUnits; ++unit) {
+    scene.textures[unit] = {.width = 2, .height = 2, .half_float = false, .texels = std::vector<uint8_t>(sizeof(depths)), .depth = true};
+    std::memcpy(scene.textures[unit].texels.data(), depths.data(), sizeof(depths));
+    scene.samplers[unit] = {.linear = false, .address_mode = 2, .compare_less = true};
+  }
+}
+
+TEST_CASE("depth compare: TEXS 2D.LZ.DC takes the reference from Rb, TEX.DC from the meta register, TLD4S.DC gathers", "[gpu][graphics][texture]") {
+  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  // Reference 0.5 in R6. TEXS at texel (1, 0) (depth 0.4): 0.5 < 0.4 is false -> R0 = 0; at texel (0, 1) (0.6)
+  // -> R1 = 1; TEX.LZ.DC (meta R6 is the reference: no LOD, no offsets) at texel (1, 1) (0.8) -> R2 = 1.
+  const auto sampled = fragment_program({"MOV32I R4, 0x3f400000", "MOV32I R5, 0x3e800000", "MOV32I R8, 0x3e800000", "MOV32I R9, 0x3f400000",
+                                         "MOV32I R10, 0x3f400000", "MOV32I R11, 0x3f400000", "MOV32I R6, 0x3f000000",
+                                         "TEXS RZ, R0, R4, R6, 0x0, 2D.LZ.DC, 0x0", "TEXS RZ, R1, R8, R6, 0x0, 2D.LZ.DC, 0x0",
+                                         "TEX.LZ.DC R2, R10, R6, 0x0, 2D, 0x1"});
+  CHECK(count_wrong(draw(sampled, use_depth_texture), [](uint32_t, uint32_t) { return constant(0.0f, 1.0f, 1.0f); }) == 0);
+  // TLD4S.DC at the centre: (x, y) = (Ra, Ra+1), reference in Rb; in gather order (0,1) 0.6 -> 1, (1,1) 0.8 -> 1,
+  // (1,0) 0.4 -> 0 into R0, R1, R2 (R28).
+  const auto gathered = fragment_program({"MOV32I R4, 0x3f000000", "MOV32I R5, 0x3f000000", "MOV32I R6, 0x3f000000", "TLD4S.R.DC R2, R0, R4, R6, 0x0"});
+  CHECK(count_wrong(draw(gathered, use_depth_texture), [](uint32_t, uint32_t) { return constant(1.0f, 1.0f, 0.0f); }) == 0);
+}
+
 TEST_CASE("TEXS/TLDS/TLD4S forms kiln does not translate yet are named with their address", "[graphics][texture]") {
   if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
-  CHECK_THROWS_WITH(translate(fragment_program({"TEXS R2, R0, R4, R5, 0x0, 2D.DC, 0x0"})),
-                    Catch::Contains("code address 0x8") && Catch::Contains("depth-compare"));
+  CHECK_THROWS_WITH(translate(fragment_program({"TLD4S.R.AOFFI.DC R2, R0, R4, R5, 0x0"})),
+                    Catch::Contains("code address 0x8") && Catch::Contains("depth compare with texel offsets"));
   CHECK_THROWS_WITH(translate(fragment_program({"TEXS R2, R0, R4, R5, 0x0, 2D, 0x5"})),
                     Catch::Contains("component mask 5 is invalid with 2 result pair(s)"));
   CHECK_THROWS_WITH(translate(fragment_program({"TLDS R2, R0, R4, R5, 0x0, 2D.LZ.MS, 0x0"})), Catch::Contains("multisample"));
-  CHECK_THROWS_WITH(translate(fragment_program({"TLD4S.R.DC R2, R0, R4, R5, 0x0"})), Catch::Contains("depth-compare gather"));
   // Offsets the translator cannot see as constants (here from a constant bank) have no ConstOffset form.
   CHECK_THROWS_WITH(translate(fragment_program({"MOV R7, c[0x3][0x0]", "TLDS R2, R0, R4, R7, 0x0, 2D.LZ.AOFFI, 0x0"})),
                     Catch::Contains("texel offsets must be constants"));

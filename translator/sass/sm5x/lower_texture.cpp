@@ -98,8 +98,8 @@ void LowerContext::lower_texture_vector(const Instruction& in) {
     descriptor.dim = dim;
     descriptor.array = array;
     s.handle = bindless ? next_meta() : const_bank(options.bound_texture_bank, b.u32(static_cast<uint32_t>(ops.at(3).value) * 4));
-    if (in.modifier("DC") != 0 || in.modifier("MS") != 0 || in.modifier("CL") != 0 || in.modifier("offset") > 1) {
-      fail("depth compare, multisample, LOD clamp and per-texel gather offsets (PTP) are not supported yet");
+    if (in.modifier("MS") != 0 || in.modifier("CL") != 0 || in.modifier("offset") > 1) {
+      fail("multisample, LOD clamp and per-texel gather offsets (PTP) are not supported yet");
     }
     if (array) s.z = next_coord(); // the layer comes first
     s.x = next_coord();
@@ -130,6 +130,11 @@ void LowerContext::lower_texture_vector(const Instruction& in) {
       descriptor.offsets = in.opcode == Opcode::tld4 ? ir::TextureOffsets::bits6 : ir::TextureOffsets::bits4;
       s.extra = next_meta();
     }
+    if (in.modifier("DC") != 0) { // the depth reference follows the offsets
+      if (descriptor.offsets != ir::TextureOffsets::none) fail("depth compare with texel offsets is not supported yet");
+      descriptor.depth_compare = true;
+      s.extra = next_meta();
+    }
   }
   // Enabled components land in consecutive registers; all are read before any is written (the destination may
   // overlap the sources).
@@ -155,14 +160,18 @@ void LowerContext::lower_texture_scalar(const Instruction& in) {
     // 2D only. Plain: (x, y) = (Ra, Rb). AOFFI: (Ra, Ra+1), offsets in Rb, DC: reference in Rb+1 (Rb without
     // AOFFI). All four gathered texels are written.
     const bool offsets = in.modifier("AOFFI") != 0, depth_compare = in.modifier("DC") != 0;
-    if (depth_compare) fail("TLD4S.DC (depth-compare gather) is not supported yet");
+    if (offsets && depth_compare) fail("TLD4S.AOFFI.DC (depth compare with texel offsets) is not supported yet");
     half_results = in.modifier("F16") != 0;
     descriptor.kind = TextureKind::gather;
     descriptor.gather_component = static_cast<uint8_t>(in.modifier("comp"));
     s.x = a(0);
-    s.y = offsets ? a(1) : rb_at(0);
+    s.y = offsets || depth_compare ? a(1) : rb_at(0);
     if (offsets) {
       descriptor.offsets = ir::TextureOffsets::bits6;
+      s.extra = rb_at(0);
+    }
+    if (depth_compare) {
+      descriptor.depth_compare = true;
       s.extra = rb_at(0);
     }
   } else {
@@ -173,15 +182,19 @@ void LowerContext::lower_texture_scalar(const Instruction& in) {
     half_results = in.modifier("prec") == 0;
     if (in.opcode == Opcode::texs) {
       // 1D.LZ,2D,2D.LZ,2D.LL,2D.DC,2D.LL.DC,2D.LZ.DC,ARRAY_2D,ARRAY_2D.LZ,ARRAY_2D.LZ.DC,3D,3D.LZ,CUBE,CUBE.LL
-      if (target == 4 || target == 5 || target == 6 || target == 9) fail("TEXS depth-compare targets are not supported yet");
       descriptor.kind = TextureKind::sample_lod; // LZ unless said otherwise: level stays 0.0
+      descriptor.depth_compare = target == 4 || target == 5 || target == 6 || target == 9;
       switch (target) {
       case 0: descriptor.dim = TextureDim::d1; s.x = a(0); break;
       case 1: descriptor.kind = TextureKind::sample; s.x = a(0); s.y = rb_at(0); break;
       case 2: s.x = a(0); s.y = rb_at(0); break;
       case 3: s.x = a(0); s.y = a(1); s.level = rb_at(0); break;
+      case 4: descriptor.kind = TextureKind::sample; s.x = a(0); s.y = a(1); s.extra = rb_at(0); break;
+      case 5: s.x = a(0); s.y = a(1); s.level = rb_at(0); s.extra = rb_at(1); break;
+      case 6: s.x = a(0); s.y = a(1); s.extra = rb_at(0); break;
       case 7: descriptor.kind = TextureKind::sample; [[fallthrough]];
       case 8: descriptor.array = true; s.z = layer(); s.x = a(1); s.y = rb_at(0); break;
+      case 9: descriptor.array = true; s.z = layer(); s.x = a(1); s.y = rb_at(0); s.extra = rb_at(1); break;
       case 10: descriptor.kind = TextureKind::sample; [[fallthrough]];
       case 11: descriptor.dim = TextureDim::d3; s.x = a(0); s.y = a(1); s.z = rb_at(0); break;
       case 12: descriptor.kind = TextureKind::sample; [[fallthrough]];

@@ -16,7 +16,10 @@
   /* COP2 = GTE */ X(mfc2) X(cfc2) X(mtc2) X(ctc2) X(cop2) X(lwc2) X(swc2)                                                     \
   /* MIPS32r2 (r3000_mips32r2_ops.h) */ X(mul) X(movz) X(movn) X(clz) X(clo) X(seb) X(seh) X(wsbh) X(ext) X(ins)      \
   X(rotr) X(rotrv) X(teq) X(tne) X(sync) X(madd) X(maddu) X(msub) X(msubu) X(ll) X(sc) X(pref) X(rdhwr)  \
-  X(lwc1) X(swc1) X(ldc1) X(sdc1) X(mfc1) X(mtc1) X(cfc1) X(ctc1)
+  X(lwc1) X(swc1) X(ldc1) X(sdc1) X(mfc1) X(mtc1) X(cfc1) X(ctc1)                                                \
+  /* COP1 arithmetic (r3000_fpu_ops.h) */ X(fadd) X(fsub) X(fmul) X(fdiv) X(fsqrt) X(fabs) X(fmov) X(fneg)         \
+  X(round_w) X(trunc_w) X(ceil_w) X(floor_w) X(cvt_w) X(cvt_s) X(cvt_s_w) X(cvt_d) X(c_cond) X(bc1) X(movcf) X(movcf_fmt)      \
+  X(movz_fmt) X(movn_fmt) X(mfhc1) X(mthc1)
 
 #include <cstdint>
 

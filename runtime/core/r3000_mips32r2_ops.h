@@ -85,7 +85,7 @@ KILN_R3000_OP(rdhwr) {
   raise_exception(c, ExceptionCode::reserved_instruction, w, pc);
 }
 
-// COP1 moves and loads/stores (the FPU's arithmetic is not offered yet). FR = 0: LDC1/SDC1 move the even/odd
+// COP1 moves and loads/stores (the arithmetic is in r3000_fpu_ops.h). FR = 0: LDC1/SDC1 move the even/odd
 // register pair; FIR (control register 0) reads 0 (no FPU features), FCSR is register 31.
 KILN_R3000_OP(lwc1) {
   uint32_t a;
@@ -114,4 +114,5 @@ KILN_R3000_OP(sdc1) {
 KILN_R3000_OP(mfc1) { set_gpr(c, field_rt(w), c.fpr[field_rd(w)]); }
 KILN_R3000_OP(mtc1) { c.fpr[field_rd(w)] = detail::rt(c, w); }
 KILN_R3000_OP(cfc1) { set_gpr(c, field_rt(w), field_rd(w) == 31 ? c.fcsr : 0u); }
-KILN_R3000_OP(ctc1) { if (field_rd(w) == 31) c.fcsr = detail::rt(c, w); }
+/// CTC1 $31: bits 18-22 are not writable (they read as zero, as on the 24Kf qemu-mipsel models).
+KILN_R3000_OP(ctc1) { if (field_rd(w) == 31) c.fcsr = detail::rt(c, w) & 0xFF83FFFFu; }

@@ -11,6 +11,9 @@
 //   kiln::psx::Gte& gte();                                    optional: COP2 (absent = coprocessor unusable)
 // Unaligned halves of LWL/LWR/SWL/SWR are issued as the byte/halfword/word accesses that cover them, as the
 // hardware's byte enables do.
+#include <bit>
+#include <cfenv>
+#include <cmath>
 #include <cstdint>
 
 #include "runtime/core/r3000_cpu.h"
@@ -358,6 +361,7 @@ KILN_R3000_OP(swc2) {
 }
 
 #include "runtime/core/r3000_mips32r2_ops.h"
+#include "runtime/core/r3000_fpu_ops.h"
 
 #undef KILN_R3000_OP
 

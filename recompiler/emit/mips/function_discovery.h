@@ -21,6 +21,12 @@ struct JumpTable {
   std::vector<uint32_t> targets;
 };
 
+/// Bytes of the program outside the text (an ELF's data segment: the GOT, .data), for reading pointers.
+struct DataSegment {
+  uint32_t address = 0;
+  std::vector<uint8_t> bytes;
+};
+
 struct Function {
   uint32_t start = 0, end = 0; ///< [start, end)
 };
@@ -28,10 +34,11 @@ struct Function {
 class ProgramImage {
 public:
   /// `text` is loaded at `base`; decoding uses `decoder` (its variant), `name` names the file in errors.
-  /// `data_words`: words of other segments (an ELF's GOT and .data) that may hold code pointers.
+  /// `data`: other segments (an ELF's GOT and .data), whose words may hold code pointers.
   ProgramImage(std::vector<uint8_t> text, uint32_t base, uint32_t entry, const Decoder& decoder, std::string name,
-               std::vector<uint32_t> data_words = {});
+               std::vector<DataSegment> data = {});
 
+  Variant variant() const { return variant_; }
   uint32_t base() const { return base_; }
   uint32_t end() const { return base_ + static_cast<uint32_t>(text_.size() & ~size_t{3}); }
   bool contains(uint32_t address) const { return address >= base_ && address < end(); }
@@ -54,14 +61,19 @@ private:
   void add_code_pointers();
   void resolve_jump_tables();
   std::optional<uint32_t> constant_register(uint32_t at, unsigned reg, const Function& f) const;
+  std::optional<JumpTable> gp_relative_table(uint32_t jr_address, const Function& f) const;
+  std::optional<uint32_t> read_word(uint32_t address) const; ///< from the text or a data segment
+  void find_global_pointer();
   bool is_delay_slot(uint32_t address) const;
   void rebuild_functions();
 
   std::vector<uint8_t> text_;
   uint32_t base_, entry_;
+  Variant variant_;
   std::string name_;
+  std::vector<DataSegment> data_;
+  std::optional<uint32_t> gp_; ///< $gp as abicalls prologues set it (one GOT in a static executable)
   std::vector<Instruction> instructions_;
-  std::vector<uint32_t> data_words_;
   std::set<uint32_t> starts_;
   std::set<uint32_t> table_words_; ///< addresses of words that belong to a jump table
   std::vector<Function> functions_;

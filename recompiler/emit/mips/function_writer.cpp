@@ -112,6 +112,7 @@ private:
   /// retire_load after an instruction is a no-op unless a load is in flight: the instruction is a load, or it
   /// may follow one (its predecessor in the text is a load, or control can arrive from elsewhere: a label).
   bool needs_retire(const Instruction& i, bool in_delay_slot) const {
+    if (image_.variant() != Variant::r3000) return false; // MIPS32r2 interlocks: nothing is ever in flight
     if (delivers_late(i.opcode)) return true;
     if (in_delay_slot) return false; // its predecessor is the branch, which retired whatever was in flight
     if (labels_.count(i.address)) return true;

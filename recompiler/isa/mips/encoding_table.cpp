@@ -19,6 +19,8 @@ constexpr uint32_t cop(uint32_t z, uint32_t rs) { return primary(0x10 | z) | rs 
 constexpr uint32_t special_loose = 0xFC00003F; // the R3000A looks at opcode and funct only
 constexpr uint32_t primary_only = 0xFC000000;
 constexpr uint32_t cop_move = 0xFFE00000;      // COPz opcode + rs sub-opcode
+constexpr uint32_t fp_sd = 0xFFC0003F;         // COP1 opcode, fmt S or D (bit 21 free), funct
+constexpr uint32_t fp_sd_unary = 0xFFDF003F;   // ... and ft zero
 
 using F = Form;
 using L = Flow;
@@ -123,6 +125,35 @@ constexpr Encoding table[] = {
   {Opcode::mtc1,  "mtc1",  cop(1, 0x04), cop_move, 0xFFE007FF, in_mips32r2, F::rt_cop_rd, L::none, {MIPS_INS_MTC1}, false},
   {Opcode::cfc1,  "cfc1",  cop(1, 0x02), cop_move, 0xFFE007FF, in_mips32r2, F::rt_cop_rd, L::none, {MIPS_INS_CFC1}, false},
   {Opcode::ctc1,  "ctc1",  cop(1, 0x06), cop_move, 0xFFE007FF, in_mips32r2, F::rt_cop_rd, L::none, {MIPS_INS_CTC1}, false},
+  // COP1 arithmetic (MIPS32 Volume II): fmt in the rs field, S = 10h, D = 11h, W = 14h. A row covers S and D
+  // where the mask leaves bit 21 out; the semantics read fmt from the word.
+  {Opcode::fadd,  "add.fmt",  cop(1, 0x10) | 0x00, fp_sd, fp_sd, in_mips32r2, F::fp_three, L::none, {MIPS_INS_ADD}, false},
+  {Opcode::fsub,  "sub.fmt",  cop(1, 0x10) | 0x01, fp_sd, fp_sd, in_mips32r2, F::fp_three, L::none, {MIPS_INS_SUB}, false},
+  {Opcode::fmul,  "mul.fmt",  cop(1, 0x10) | 0x02, fp_sd, fp_sd, in_mips32r2, F::fp_three, L::none, {MIPS_INS_MUL}, false},
+  {Opcode::fdiv,  "div.fmt",  cop(1, 0x10) | 0x03, fp_sd, fp_sd, in_mips32r2, F::fp_three, L::none, {MIPS_INS_DIV}, false},
+  {Opcode::fsqrt, "sqrt.fmt", cop(1, 0x10) | 0x04, fp_sd_unary, fp_sd_unary, in_mips32r2, F::fp_two, L::none, {MIPS_INS_SQRT}, false},
+  {Opcode::fabs,  "abs.fmt",  cop(1, 0x10) | 0x05, fp_sd_unary, fp_sd_unary, in_mips32r2, F::fp_two, L::none, {MIPS_INS_ABS}, false},
+  {Opcode::fmov,  "mov.fmt",  cop(1, 0x10) | 0x06, fp_sd_unary, fp_sd_unary, in_mips32r2, F::fp_two, L::none, {MIPS_INS_MOV}, false},
+  {Opcode::fneg,  "neg.fmt",  cop(1, 0x10) | 0x07, fp_sd_unary, fp_sd_unary, in_mips32r2, F::fp_two, L::none, {MIPS_INS_NEG}, false},
+  {Opcode::round_w, "round.w.fmt", cop(1, 0x10) | 0x0C, fp_sd_unary, fp_sd_unary, in_mips32r2, F::fp_two, L::none, {MIPS_INS_ROUND}, false},
+  {Opcode::trunc_w, "trunc.w.fmt", cop(1, 0x10) | 0x0D, fp_sd_unary, fp_sd_unary, in_mips32r2, F::fp_two, L::none, {MIPS_INS_TRUNC}, false},
+  {Opcode::ceil_w,  "ceil.w.fmt",  cop(1, 0x10) | 0x0E, fp_sd_unary, fp_sd_unary, in_mips32r2, F::fp_two, L::none, {MIPS_INS_CEIL}, false},
+  {Opcode::floor_w, "floor.w.fmt", cop(1, 0x10) | 0x0F, fp_sd_unary, fp_sd_unary, in_mips32r2, F::fp_two, L::none, {MIPS_INS_FLOOR}, false},
+  {Opcode::cvt_w, "cvt.w.fmt", cop(1, 0x10) | 0x24, fp_sd_unary, fp_sd_unary, in_mips32r2, F::fp_two, L::none, {MIPS_INS_CVT}, false},
+  // CVT.S from D or W, CVT.D from S or W (bit 23 tells S from W).
+  {Opcode::cvt_s, "cvt.s.d", cop(1, 0x11) | 0x20, 0xFFFF003F, 0xFFFF003F, in_mips32r2, F::fp_two, L::none, {MIPS_INS_CVT}, false},
+  {Opcode::cvt_s_w, "cvt.s.w", cop(1, 0x14) | 0x20, 0xFFFF003F, 0xFFFF003F, in_mips32r2, F::fp_two, L::none, {MIPS_INS_CVT}, false},
+  {Opcode::cvt_d, "cvt.d.fmt", cop(1, 0x10) | 0x21, 0xFF7F003F, 0xFF7F003F, in_mips32r2, F::fp_two, L::none, {MIPS_INS_CVT}, false},
+  // C.cond.fmt: funct 3xh (cond in bits 0-3), cc in bits 8-10, bits 6-7 zero.
+  {Opcode::c_cond, "c.cond.fmt", cop(1, 0x10) | 0x30, 0xFFC000F0, 0xFFC000F0, in_mips32r2, F::fp_compare, L::none, {MIPS_INS_C}, false},
+  // BC1F/BC1T (rt = cc << 2 | nd << 1 | tf): the branch-likely forms (nd = 1) are not offered.
+  {Opcode::bc1,   "bc1",   cop(1, 0x08), 0xFFE20000, 0xFFE20000, in_mips32r2, F::fp_branch, L::branch, {MIPS_INS_BC1F, MIPS_INS_BC1T}, false},
+  {Opcode::movcf, "movcf", special(0x01), 0xFC0207FF, 0xFC0207FF, in_mips32r2, F::rd_rs_cc, L::none, {MIPS_INS_MOVF, MIPS_INS_MOVT}, false},
+  {Opcode::movcf_fmt, "movcf.fmt", cop(1, 0x10) | 0x11, 0xFFC2003F, 0xFFC2003F, in_mips32r2, F::fp_cc, L::none, {MIPS_INS_MOVF, MIPS_INS_MOVT}, false},
+  {Opcode::movz_fmt, "movz.fmt", cop(1, 0x10) | 0x12, fp_sd, fp_sd, in_mips32r2, F::fp_rt, L::none, {MIPS_INS_MOVZ}, false},
+  {Opcode::movn_fmt, "movn.fmt", cop(1, 0x10) | 0x13, fp_sd, fp_sd, in_mips32r2, F::fp_rt, L::none, {MIPS_INS_MOVN}, false},
+  {Opcode::mfhc1, "mfhc1", cop(1, 0x03), cop_move, 0xFFE007FF, in_mips32r2, F::rt_cop_rd, L::none, {MIPS_INS_MFHC1}, false},
+  {Opcode::mthc1, "mthc1", cop(1, 0x07), cop_move, 0xFFE007FF, in_mips32r2, F::rt_cop_rd, L::none, {MIPS_INS_MTHC1}, false},
 };
 // clang-format on
 
@@ -180,6 +211,13 @@ std::string format_instruction(const Encoding& row, uint32_t word, uint32_t addr
     case Form::none: return std::string(m);
     case Form::cop2_command: return fmt::format("{} {:#x}", m, word & 0x01FFFFFF);
     case Form::rd_rt: return fmt::format("{} {}, {}", m, rd, rt);
+    case Form::fp_three: return fmt::format("{} $f{}, $f{}, $f{}", m, sa, (word >> 11) & 31, (word >> 16) & 31);
+    case Form::fp_two: return fmt::format("{} $f{}, $f{}", m, sa, (word >> 11) & 31);
+    case Form::fp_compare: return fmt::format("{} $fcc{}, $f{}, $f{}", m, (word >> 8) & 7, (word >> 11) & 31, (word >> 16) & 31);
+    case Form::fp_branch: return fmt::format("{} $fcc{}, {:#x}", m, (word >> 18) & 7, branch);
+    case Form::rd_rs_cc: return fmt::format("{} {}, {}, $fcc{}", m, rd, rs, (word >> 18) & 7);
+    case Form::fp_cc: return fmt::format("{} $f{}, $f{}, $fcc{}", m, sa, (word >> 11) & 31, (word >> 18) & 7);
+    case Form::fp_rt: return fmt::format("{} $f{}, $f{}, {}", m, sa, (word >> 11) & 31, rt);
     case Form::bit_field: {
       const unsigned field_size = row.opcode == Opcode::ext ? ((word >> 11) & 31) + 1 : ((word >> 11) & 31) - sa + 1;
       return fmt::format("{} {}, {}, {}, {}", m, rt, rs, sa, field_size);
@@ -196,7 +234,7 @@ uint32_t assemble(Opcode opcode, const Fields& f) {
     case Form::code: word |= (f.imm & 0xFFFFF) << 6; break;
     case Form::jump: word |= f.imm & 0x03FFFFFF; break;
     case Form::cop2_command: word |= f.imm & 0x01FFFFFF; break;
-    case Form::rt_rs_imm: case Form::rt_imm: case Form::rs_rt_offset: case Form::rs_offset: case Form::rt_mem:
+    case Form::rt_rs_imm: case Form::rt_imm: case Form::rs_rt_offset: case Form::rs_offset: case Form::rt_mem: case Form::fp_branch:
       word |= f.imm & 0xFFFF;
       break;
     default: break;

@@ -36,6 +36,13 @@ enum class Form : uint8_t {
   cop2_command,   ///< GTE command (imm25)
   rd_rt,          ///< seb rd, rt
   bit_field,      ///< ext/ins rt, rs, pos, size (rd field = msb(d), sa field = pos)
+  fp_three,       ///< add.d fd, fs, ft (fd = sa field, fs = rd field, ft = rt field)
+  fp_two,         ///< sqrt.d fd, fs / cvt.d.w fd, fs
+  fp_compare,     ///< c.lt.d $fcc, fs, ft (cc = bits 8-10)
+  fp_branch,      ///< bc1t $fcc, target (cc = bits 18-20)
+  rd_rs_cc,       ///< movt rd, rs, $fcc
+  fp_cc,          ///< movt.d fd, fs, $fcc
+  fp_rt,          ///< movz.d fd, fs, rt
 };
 
 /// How an instruction moves control (analysis finds blocks, calls and returns from it).

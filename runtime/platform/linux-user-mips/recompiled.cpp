@@ -1,6 +1,7 @@
 #include "runtime/platform/linux-user-mips/recompiled.h"
 
 #include <fmt/format.h>
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -82,10 +83,7 @@ void install(const RecompiledProgram& program) { installed = &program; }
 
 void call_guest(Machine& m, uint32_t address) {
   if (installed) {
-    const FunctionEntry* end = installed->functions + installed->count;
-    const FunctionEntry* it = std::lower_bound(installed->functions, end, address,
-                                               [](const FunctionEntry& e, uint32_t a) { return e.address < a; });
-    if (it != end && it->address == address) {
+    if (const FunctionEntry* it = r3000::find_function(installed->functions, installed->count, address)) {
       m.cpu.pc = address;
       it->function(m);
       return;
@@ -120,7 +118,8 @@ void untranslated(Machine&, uint32_t address, uint32_t word, const char* why) {
   throw Error(fmt::format("mipsel: reached the untranslated instruction {:08x} at {:#010x}: {}", word, address, why));
 }
 
-int run_recompiled(const RecompiledProgram& program, int argc, char** argv) {
+namespace {
+int run_on_this_thread(const RecompiledProgram& program, int argc, char** argv) {
   try {
     install(program);
     Machine m;
@@ -149,6 +148,37 @@ int run_recompiled(const RecompiledProgram& program, int argc, char** argv) {
     std::fprintf(stderr, "kiln: error: %s\n", e.what());
     return 1;
   }
+}
+
+struct GuestThread {
+  const RecompiledProgram* program;
+  int argc;
+  char** argv;
+  int status = 1;
+};
+
+/// A guest tail call (`j f`) is a host call followed by a return: unless the host compiler turns it into a
+/// jump (it does at -O2, not at -O0), deep guest tail recursion uses host stack, so the guest runs on a thread
+/// whose stack is reserved large (pages are only committed as they are touched).
+constexpr size_t guest_thread_stack = size_t{1} << 30;
+} // namespace
+
+int run_recompiled(const RecompiledProgram& program, int argc, char** argv) {
+  GuestThread work{&program, argc, argv};
+  pthread_attr_t attributes;
+  pthread_t thread;
+  if (pthread_attr_init(&attributes) == 0 && pthread_attr_setstacksize(&attributes, guest_thread_stack) == 0 &&
+      pthread_create(&thread, &attributes,
+                     [](void* p) -> void* {
+                       auto* w = static_cast<GuestThread*>(p);
+                       w->status = run_on_this_thread(*w->program, w->argc, w->argv);
+                       return nullptr;
+                     },
+                     &work) == 0) {
+    pthread_join(thread, nullptr);
+    return work.status;
+  }
+  return run_on_this_thread(program, argc, argv); // no large stack to be had: the usual one
 }
 
 } // namespace kiln::mipsel

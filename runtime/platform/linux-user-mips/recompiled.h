@@ -5,16 +5,13 @@
 #include <cstdint>
 #include <span>
 
+#include "runtime/core/r3000_recompiled.h"
 #include "runtime/core/r3000_step.h"
 #include "runtime/platform/linux-user-mips/machine.h"
 
 namespace kiln::mipsel {
 
-using GuestFunction = void (*)(Machine&);
-struct FunctionEntry {
-  uint32_t address;
-  GuestFunction function;
-};
+using FunctionEntry = r3000::FunctionEntry<Machine>; // the table shape both MIPS platforms share
 struct LoadSegment {
   uint32_t address, memory_size;
   std::span<const uint8_t> data; ///< file bytes (the rest up to memory_size is zero)

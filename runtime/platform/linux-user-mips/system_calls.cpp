@@ -2,6 +2,9 @@
 // programs make, answered on the host. Convention: number in $v0, arguments in $a0-$a3 and then the caller's
 // stack at $sp + 16, + 20, ...; the result in $v0 with $a3 = 0, or a positive errno in $v0 with $a3 = 1.
 #include <fmt/format.h>
+#include <fcntl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -23,7 +26,8 @@ enum : uint32_t {
   sys_writev = 4146, sys_rt_sigaction = 4194, sys_rt_sigprocmask = 4195, sys_mmap2 = 4210, sys_exit_group = 4246,
   sys_set_tid_address = 4252, sys_set_robust_list = 4309, sys_set_thread_area = 4283, sys_fstat64 = 4215,
   sys_fstatat64 = 4293, sys_getrandom = 4353, sys_statx = 4366, sys_rseq = 4367,
-  sys_getrlimit = 4076, sys_prlimit64 = 4338, sys_clock_gettime = 4263, sys_clock_gettime64 = 4403,
+  sys_unlink = 4010, sys_access = 4033, sys_llseek = 4140, sys_mremap = 4167, sys_openat = 4288, sys_unlinkat = 4294,
+  sys_faccessat = 4300, sys_fcntl64 = 4220, sys_getrlimit = 4076, sys_prlimit64 = 4338, sys_clock_gettime = 4263, sys_clock_gettime64 = 4403,
 };
 // MIPS errno values where they differ from the host's are not needed: these are below 35, where all Linux
 // architectures agree.
@@ -54,6 +58,24 @@ Result anonymous_map(Machine& m, uint32_t address, uint32_t length, uint32_t fla
   return ok(at);
 }
 
+/// open flags: MIPS numbers several O_* differently from the host (arch/mips/include/uapi/asm/fcntl.h).
+constexpr struct { uint32_t mips; int host; } open_flags[] = {
+    {0x0008, O_APPEND}, {0x0080, O_NONBLOCK}, {0x0100, O_CREAT}, {0x0200, O_TRUNC}, {0x0400, O_EXCL},
+    {0x0800, O_NOCTTY}, {0x10000, O_DIRECTORY}, {0x20000, O_NOFOLLOW}, {0x80000, O_CLOEXEC}};
+int host_open_flags(uint32_t mips) {
+  int host_flags = static_cast<int>(mips & 3); // O_RDONLY / O_WRONLY / O_RDWR
+  for (const auto& f : open_flags)
+    if (mips & f.mips) host_flags |= f.host;
+  return host_flags;
+}
+uint32_t mips_open_flags(int host) {
+  uint32_t mips = static_cast<uint32_t>(host & 3);
+  for (const auto& f : open_flags)
+    if (host & f.host) mips |= f.mips;
+  return mips;
+}
+const char* guest_string(Machine& m, uint32_t address) { return reinterpret_cast<const char*>(m.memory + address); }
+
 Result dispatch(Machine& m, uint32_t number, const uint32_t a[6], uint32_t pc) {
   Bus bus{m};
   switch (number) {
@@ -68,7 +90,37 @@ Result dispatch(Machine& m, uint32_t number, const uint32_t a[6], uint32_t pc) {
         vectors[i] = iovec{m.memory + bus.read32(a[1] + 8 * i), bus.read32(a[1] + 8 * i + 4)};
       return host(::writev(static_cast<int>(a[0]), vectors.data(), static_cast<int>(vectors.size())));
     }
-    case sys_close: return a[0] <= 2 ? ok(0) : fail(e_badf);
+    case sys_close: return a[0] <= 2 ? ok(0) : host(::close(static_cast<int>(a[0])));
+    case sys_openat:
+      return host(::openat(static_cast<int>(a[0]), guest_string(m, a[1]), host_open_flags(a[2]), static_cast<mode_t>(a[3])));
+    case sys_llseek: { // _llseek(fd, offset_high, offset_low, loff_t* result, whence)
+      const off_t r = ::lseek(static_cast<int>(a[0]), static_cast<off_t>(uint64_t{a[1]} << 32 | a[2]), static_cast<int>(a[4]));
+      if (r < 0) return host(-1);
+      bus.write32(a[3], static_cast<uint32_t>(r));
+      bus.write32(a[3] + 4, static_cast<uint32_t>(static_cast<uint64_t>(r) >> 32));
+      return ok(0);
+    }
+    case sys_getrandom: return host(::getrandom(m.memory + a[0], a[1], a[2] & 3)); // GRND_NONBLOCK, GRND_RANDOM: same values
+    case sys_fcntl64: { // F_GETFD 1, F_SETFD 2, F_GETFL 3, F_SETFL 4 (the same numbers on MIPS)
+      const int fd = static_cast<int>(a[0]);
+      switch (a[1]) {
+        case 1: case 2: return host(::fcntl(fd, static_cast<int>(a[1]), static_cast<int>(a[2])));
+        case 3: { const int r = ::fcntl(fd, F_GETFL); return r < 0 ? host(r) : ok(mips_open_flags(r)); }
+        case 4: return host(::fcntl(fd, F_SETFL, host_open_flags(a[2])));
+        default: return fail(e_inval);
+      }
+    }
+    case sys_unlink: return host(::unlink(guest_string(m, a[0])));
+    case sys_unlinkat: return host(::unlinkat(static_cast<int>(a[0]), guest_string(m, a[1]), static_cast<int>(a[2])));
+    case sys_access: return host(::access(guest_string(m, a[0]), static_cast<int>(a[1])));
+    case sys_faccessat: return host(::faccessat(static_cast<int>(a[0]), guest_string(m, a[1]), static_cast<int>(a[2]), 0));
+    case sys_mremap: { // mremap(old, old_size, new_size, flags): shrink in place, else move (MREMAP_MAYMOVE = 1)
+      if (a[2] <= a[1]) return ok(a[0]);
+      if (!(a[3] & 1)) return fail(e_nomem);
+      const Result moved = anonymous_map(m, 0, a[2], mips_map_anonymous);
+      if (!moved.error) std::memcpy(m.memory + moved.value, m.memory + a[0], a[1]);
+      return moved;
+    }
     case sys_getpid: return ok(static_cast<uint32_t>(::getpid()));
     case sys_set_tid_address: return ok(static_cast<uint32_t>(::getpid()));
     // Not offered yet; glibc copes with ENOSYS (stdio then uses BUFSIZ buffers, which changes no output bytes).
@@ -92,7 +144,11 @@ Result dispatch(Machine& m, uint32_t number, const uint32_t a[6], uint32_t pc) {
       bus.write32(a[1] + 4, 0x7FFFFFFFu);
       return ok(0);
     }
-    case sys_set_robust_list: case sys_rseq: case sys_prlimit64: case sys_statx: case sys_fstat64: case sys_fstatat64: case sys_getrandom:
+    case sys_statx: // struct statx has one layout on every architecture (fixed-size fields, little-endian here)
+      return host(::statx(static_cast<int>(a[0]), reinterpret_cast<const char*>(m.memory + a[1]), static_cast<int>(a[2]), a[3],
+                          reinterpret_cast<struct statx*>(m.memory + a[4])));
+    // glibc falls back from these, or copes without them.
+    case sys_set_robust_list: case sys_rseq: case sys_prlimit64: case sys_fstat64: case sys_fstatat64:
       return fail(e_nosys);
     case sys_brk: {
       const uint32_t wanted = a[0];

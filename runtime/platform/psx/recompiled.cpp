@@ -20,11 +20,8 @@ void call_guest(Machine& m, uint32_t address) {
   if (installed) {
     // Code runs from KSEG0 normally; the same RAM through KUSEG or KSEG1 is the same code.
     const uint32_t kseg0 = physical_address(address) < ram_mirror_span ? (address & 0x1FFFFFFFu) | 0x80000000u : address;
-    const FunctionEntry* end = installed->functions + installed->count;
     for (uint32_t candidate : {address, kseg0}) {
-      const FunctionEntry* it = std::lower_bound(installed->functions, end, candidate,
-                                                 [](const FunctionEntry& e, uint32_t a) { return e.address < a; });
-      if (it != end && it->address == candidate) {
+      if (const FunctionEntry* it = r3000::find_function(installed->functions, installed->count, candidate)) {
         m.cpu.pc = candidate;
         it->function(m);
         return;

@@ -4,16 +4,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "runtime/core/r3000_recompiled.h"
 #include "runtime/core/r3000_step.h"
 #include "runtime/platform/psx/machine.h"
 
 namespace kiln::psx {
 
-using GuestFunction = void (*)(Machine&);
-struct FunctionEntry {
-  uint32_t address;
-  GuestFunction function;
-};
+using FunctionEntry = r3000::FunctionEntry<Machine>; // the table shape both MIPS platforms share
 struct RecompiledProgram {
   const FunctionEntry* functions; ///< sorted by address
   size_t count;

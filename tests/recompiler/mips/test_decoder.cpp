@@ -32,6 +32,14 @@ mips::Fields sample_fields(const mips::Encoding& row) {
     case Form::cop2_command: return {.imm = 0x0180001}; // RTPS
     case Form::rd_rt: return {.rt = 2, .rd = 3};
     case Form::bit_field: return {.rs = 1, .rt = 2, .rd = 7, .sa = 4};
+    // COP1: fmt is part of the row's pattern (rs stays zero); fs = rd field, ft = rt field, fd = sa field.
+    case Form::fp_three: return {.rt = 4, .rd = 2, .sa = 6};
+    case Form::fp_two: return {.rd = 2, .sa = 6};
+    case Form::fp_compare: return {.rt = 4, .rd = 2}; // cc 0: Capstone 4 decodes no other (the table does)
+    case Form::fp_branch: return {.rt = 1 << 2 | 1, .imm = 4};        // bc1t $fcc1
+    case Form::rd_rs_cc: return {.rs = 5, .rt = 2 << 2 | 1, .rd = 3}; // movt rd, rs, $fcc2
+    case Form::fp_cc: return {.rt = 2 << 2 | 1, .rd = 2, .sa = 6};
+    case Form::fp_rt: return {.rt = 5, .rd = 2, .sa = 6};
   }
   return {};
 }

@@ -212,7 +212,10 @@ std::vector<uint32_t> GraphicsEmitter::emit() {
       const uint32_t variable = builder().variable(builder().type_pointer(spv::StorageClass::Output, depth ? f32_type() : vec4_type()),
                                                    spv::StorageClass::Output);
       if (depth) builder().decorate(variable, spv::Decoration::BuiltIn, {static_cast<uint32_t>(spv::BuiltIn::FragDepth)});
-      else if (target < kFragDepthOutput) builder().decorate(variable, spv::Decoration::Location, {key});
+      else if (key == 1 && options_.dual_source_blend) {
+        builder().decorate(variable, spv::Decoration::Location, {0});
+        builder().decorate(variable, spv::Decoration::Index, {1});
+      } else if (target < kFragDepthOutput) builder().decorate(variable, spv::Decoration::Location, {key});
       else throw Error(fmt::format("graphics backend: fragment output {} is not supported", target));
       outputs_[key] = variable;
       core_.interface_.push_back(variable);

@@ -62,6 +62,9 @@ struct GraphicsOptions {
   /// below a texel boundary picks the footprint NVIDIA's gather picks (seed 002 §2.10; the bias yuzu and
   /// Ryujinx apply). 0 = no bias (NVIDIA hosts).
   uint32_t gather_bias_bits = 0;
+  /// Fragment programs drawn with a source-1 blend factor on target 0: colour output 1 (Maxwell's second blend
+  /// source, SPH omap target 1) becomes Location 0 Index 1 instead of an attachment of its own.
+  bool dual_source_blend = false;
 };
 
 constexpr uint32_t graphics_const_bank_binding(uint32_t bank) { return bank; }

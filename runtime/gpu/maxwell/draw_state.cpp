@@ -25,6 +25,7 @@ const std::vector<uint32_t>& fixed_function_methods() {
         0x1684, 0x1690, 0x16b4, 0x187c, 0x1910, 0x1918, 0x191c, 0x1920, 0x192c, 0x193c, 0x1940, // cull, clip
         0x19bc, 0x19c4, 0x19c8, 0x2600,                                                 // depth bounds, logic op
     };
+    list.push_back(0x1514);                                                         // SET_ZPASS_PIXEL_COUNT
     for (uint32_t i = 0; i < 8; ++i) list.push_back(0x1360 + 4 * i);                // SET_BLEND(i)
     for (uint32_t i = 0; i < 8; ++i) list.push_back(0x1a00 + 4 * i);                // SET_CT_WRITE(i)
     for (uint32_t j = 0; j < 8; ++j) {

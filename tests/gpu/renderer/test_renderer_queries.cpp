@@ -14,7 +14,11 @@ TEST_CASE_METHOD(PassThroughScene, "a ZPASS_PIXEL_COUNT report holds the samples
   const std::array<float, 4> red{1, 0, 0, 1}, green{0, 1, 0, 1}, blue{0, 0, 1, 1};
   const std::vector<float> left = concat({vertex(-1, -1, 0.25f, blue), vertex(0, -1, 0.25f, blue), vertex(-1, 1, 0.25f, blue),
                                           vertex(0, -1, 0.25f, blue), vertex(0, 1, 0.25f, blue), vertex(-1, 1, 0.25f, blue)});
-  scene.write_floats(kVertices, concat({fullscreen(0.5f, red), fullscreen(0.75f, green), left}));
+  auto half = [](float x0, float z, std::array<float, 4> color) { // x0..x0 + 1 in NDC, full height
+    return concat({vertex(x0, -1, z, color), vertex(x0 + 1, -1, z, color), vertex(x0, 1, z, color),
+                   vertex(x0 + 1, -1, z, color), vertex(x0 + 1, 1, z, color), vertex(x0, 1, z, color)});
+  };
+  scene.write_floats(kVertices, concat({fullscreen(0.5f, red), fullscreen(0.75f, green), left, half(0, 0.375f, green), half(-1, 0.125f, red)}));
   const uint64_t reports = kArena + 0x600000;
   maxwell::StreamBuilder s;
   scene.setup(s, kRgba8, 16, 8);
@@ -40,13 +44,21 @@ TEST_CASE_METHOD(PassThroughScene, "a ZPASS_PIXEL_COUNT report holds the samples
   report(reports + 16);
   s.method(0, "CLEAR_REPORT_VALUE", 1);
   report(reports + 32);
+  // With counting disabled, green at 0.375 on the right half (depth 0.5 there: 64 samples pass) is drawn but not
+  // counted; enabled again, red at 0.125 on the left half (depth 0.25 there: 64 pass) is. Report 4: 64.
+  s.method(0, "SET_ZPASS_PIXEL_COUNT", 0);
+  draw_arrays(s, 12, 6);
+  s.method(0, "SET_ZPASS_PIXEL_COUNT", 1);
+  draw_arrays(s, 18, 6);
+  report(reports + 48);
   scene.run(s);
   CHECK(scene.gpu.memory().read_u64(reports) == 128);
   CHECK(scene.gpu.memory().read_u64(reports + 16) == 192);
   CHECK(scene.gpu.memory().read_u64(reports + 32) == 0);
-  // Rendering went on around the reports: left half blue, right half red.
+  CHECK(scene.gpu.memory().read_u64(reports + 48) == 64);
+  // Rendering went on around the reports, the uncounted draw included: left half red, right half green.
   CHECK(count_wrong_texels(scene.read_target(kColorTarget, 16, 8, 4), 16, 8, [](uint32_t x, uint32_t) {
-          return x < 8 ? std::array<uint8_t, 4>{0, 0, 255, 255} : std::array<uint8_t, 4>{255, 0, 0, 255};
+          return x < 8 ? std::array<uint8_t, 4>{255, 0, 0, 255} : std::array<uint8_t, 4>{0, 255, 0, 255};
         }) == 0);
   check_no_validation_messages(context);
 }

@@ -20,6 +20,7 @@ namespace {
 constexpr uint64_t kSelfBranch = 0xe2400fffff87000f; // BRA to itself: what drivers place after a program's EXIT
 constexpr size_t kMaxProgramWords = 1 << 16;
 constexpr uint32_t kRestartIndex = 0x1648;           // SET_DA_PRIMITIVE_RESTART_INDEX
+constexpr uint32_t kZpassPixelCount = 0x1514;        // SET_ZPASS_PIXEL_COUNT: ENABLE (bit 0) counts the draw's samples
 
 /// The program at `address`: its SPH, then code groups up to and including the group holding the closing
 /// self-branch, or up to the first all-zero group.
@@ -130,17 +131,28 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   const maxwell::ShaderProgram* fragment_program = program_in(draw, {5});
   if (!vertex_program || !fragment_program) throw Error("no vertex or fragment program is bound");
   if (program_in(draw, {2, 3, 4})) throw Error("tessellation and geometry programs are not rendered yet");
+  PipelineDescription description;
+  const uint32_t selected_targets = std::min(extract_bits(draw.color_target_select, 0, 4), maxwell::color_target_count);
+  description.fixed = decode_fixed_function(draw, selected_targets);
+  // Dual-source blending: target 0's source-1 factors read the pixel program's colour output 1, which then is
+  // no attachment of its own (the fragment program is specialised on it).
+  bool dual_source = uses_second_source(description.fixed.blend[0]);
+  if (dual_source && !pipelines.dual_source_blend) {
+    diagnose(fmt::format("draw {}: the host has no dual-source blending; target 0 blends with source 0 in place of source 1",
+                         draw.draw_index));
+    replace_second_source(description.fixed.blend[0]);
+    dual_source = false;
+  }
   const TranslatedShader& vertex = pipelines.shader(program_bytes(memory, vertex_program->address), kVertexSet,
                                                     fmt::format("vertex program at GPU {:#x}", vertex_program->address));
   const TranslatedShader& fragment = pipelines.shader(program_bytes(memory, fragment_program->address), kFragmentSet,
-                                                      fmt::format("fragment program at GPU {:#x}", fragment_program->address));
+                                                      fmt::format("fragment program at GPU {:#x}", fragment_program->address), dual_source);
 
   // Attachments: SET_CT_SELECT names the target slot of each fragment output.
   Pass wanted;
-  PipelineDescription description;
   description.vertex = &vertex;
   description.fragment = &fragment;
-  const uint32_t attachment_count = std::min(extract_bits(draw.color_target_select, 0, 4), maxwell::color_target_count);
+  const uint32_t attachment_count = dual_source ? 1 : selected_targets;
   uint32_t width = UINT32_MAX, height = UINT32_MAX;
   for (uint32_t k = 0; k < attachment_count; ++k) {
     const maxwell::RenderTarget& rt = draw.color_targets[extract_bits(draw.color_target_select, 4 + 3 * k, 3)];
@@ -166,7 +178,6 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   }
   if (width == UINT32_MAX) throw Error("no colour or depth target is bound");
   wanted.extent = vk::Extent2D{width, height};
-  description.fixed = decode_fixed_function(draw, attachment_count);
   const FixedFunctionState& fixed = description.fixed;
 
   // Indices: always 32-bit on the host (8-bit indices widened), restart values rewritten to all-ones.
@@ -333,7 +344,7 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   if (!vertex_buffers.empty()) commands.bindVertexBuffers(0, vertex_buffers, vertex_offsets);
   commands.setViewport(0, viewport);
   commands.setScissor(0, scissor);
-  const std::optional<uint32_t> query = begin_sample_query(b);
+  const std::optional<uint32_t> query = (fixed_value(draw, kZpassPixelCount) & 1) ? begin_sample_query(b) : std::nullopt;
   if (use_indices) {
     commands.bindIndexBuffer(index_slice->buffer, index_slice->offset, vk::IndexType::eUint32);
     commands.drawIndexed(static_cast<uint32_t>(indices.size()), 1, 0, indexed ? static_cast<int32_t>(draw.base_vertex) : 0, 0);

@@ -192,6 +192,36 @@ FixedFunctionState decode_fixed_function(const maxwell::DrawSnapshot& draw, uint
   return state;
 }
 
+namespace {
+bool is_second_source(uint32_t factor) {
+  using B = vk::BlendFactor;
+  switch (static_cast<B>(factor)) {
+  case B::eSrc1Color: case B::eOneMinusSrc1Color: case B::eSrc1Alpha: case B::eOneMinusSrc1Alpha: return true;
+  default: return false;
+  }
+}
+
+uint32_t first_source(uint32_t factor) {
+  using B = vk::BlendFactor;
+  switch (static_cast<B>(factor)) {
+  case B::eSrc1Color: return u(B::eSrcColor);
+  case B::eOneMinusSrc1Color: return u(B::eOneMinusSrcColor);
+  case B::eSrc1Alpha: return u(B::eSrcAlpha);
+  case B::eOneMinusSrc1Alpha: return u(B::eOneMinusSrcAlpha);
+  default: return factor;
+  }
+}
+} // namespace
+
+bool uses_second_source(const FixedFunctionState::Blend& blend) {
+  return blend.enable && (is_second_source(blend.color_source) || is_second_source(blend.color_dest) ||
+                          is_second_source(blend.alpha_source) || is_second_source(blend.alpha_dest));
+}
+
+void replace_second_source(FixedFunctionState::Blend& blend) {
+  for (uint32_t* factor : {&blend.color_source, &blend.color_dest, &blend.alpha_source, &blend.alpha_dest}) *factor = first_source(*factor);
+}
+
 TopologyPlan plan_topology(uint32_t begin_op) {
   using T = vk::PrimitiveTopology;
   using C = TopologyPlan::Convert;

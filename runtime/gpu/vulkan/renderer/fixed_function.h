@@ -43,6 +43,11 @@ struct FixedFunctionState {
 /// enumerations of enabled state throw kiln::Error naming the method and value.
 FixedFunctionState decode_fixed_function(const maxwell::DrawSnapshot& draw, uint32_t attachment_count);
 
+/// Whether an enabled blend state reads the pixel program's second source (SRC1_* factors, colour or alpha).
+bool uses_second_source(const FixedFunctionState::Blend& blend);
+/// Hosts without dualSrcBlend: each SRC1_* factor becomes its SRC_* counterpart (ordinary blending).
+void replace_second_source(FixedFunctionState::Blend& blend);
+
 /// BEGIN_OP -> Vulkan topology; quads, quad strips, polygons and line loops are drawn through generated
 /// indices (`converted` says which). Throws for patches and reserved values.
 struct TopologyPlan {

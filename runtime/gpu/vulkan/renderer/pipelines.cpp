@@ -55,6 +55,7 @@ PipelineCache::PipelineCache(const Context& context, std::filesystem::path file)
   if (!file_.empty() && std::filesystem::exists(file_)) initial = read_file(file_);
   // A cache from another driver or device is ignored by Vulkan itself (header check), so any file is safe here.
   cache_ = context.device().createPipelineCacheUnique({{}, initial.size(), initial.data()});
+  dual_source_blend = context.physical_device().getFeatures().dualSrcBlend; // the context enables it where offered
   for (const vk::ExtensionProperties& extension : context.physical_device().enumerateDeviceExtensionProperties()) {
     // The context enables these two wherever the device offers them.
     if (std::string_view(extension.extensionName) == VK_EXT_DEPTH_CLIP_CONTROL_EXTENSION_NAME) depth_clip_control = true;
@@ -75,8 +76,9 @@ void PipelineCache::save() const {
   write_file_if_changed(file_, data);
 }
 
-const TranslatedShader& PipelineCache::shader(std::span<const uint8_t> bytes, uint32_t descriptor_set, std::string_view name) {
-  const uint64_t key = hash64(bytes, descriptor_set);
+const TranslatedShader& PipelineCache::shader(std::span<const uint8_t> bytes, uint32_t descriptor_set, std::string_view name,
+                                              bool second_blend_source) {
+  const uint64_t key = hash64(bytes, descriptor_set * 2 + (second_blend_source ? 1 : 0));
   if (const auto found = shaders_.find(key); found != shaders_.end()) {
     ++shader_hits;
     return *found->second;
@@ -84,6 +86,7 @@ const TranslatedShader& PipelineCache::shader(std::span<const uint8_t> bytes, ui
   graphics::TranslateOptions options;
   options.backend.descriptor_set = descriptor_set;
   options.backend.debug_names = false;
+  options.backend.dual_source_blend = second_blend_source;
   auto entry = std::make_unique<TranslatedShader>();
   entry->hash = key;
   entry->translation = graphics::translate_graphics(bytes, graphics::Arch::sm53, name, options);

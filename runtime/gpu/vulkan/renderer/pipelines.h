@@ -49,8 +49,10 @@ public:
   PipelineCache(const Context& context, std::filesystem::path file);
   ~PipelineCache();
 
-  /// The translated program at `bytes` (SPH + code), translated once per content and descriptor set.
-  const TranslatedShader& shader(std::span<const uint8_t> bytes, uint32_t descriptor_set, std::string_view name);
+  /// The translated program at `bytes` (SPH + code), translated once per content, descriptor set and
+  /// specialisation (`second_blend_source`: a fragment program's colour output 1 is the second blend source).
+  const TranslatedShader& shader(std::span<const uint8_t> bytes, uint32_t descriptor_set, std::string_view name,
+                                 bool second_blend_source = false);
   const ShaderPairLayout& layout(const TranslatedShader& vertex, const TranslatedShader& fragment);
   vk::Pipeline pipeline(const PipelineDescription& description);
   void save() const;
@@ -58,6 +60,7 @@ public:
   uint64_t shaders_translated = 0, shader_hits = 0, pipelines_created = 0, pipeline_hits = 0;
   bool depth_clip_control = false; ///< VK_EXT_depth_clip_control enabled on the device
   bool provoking_vertex = false;   ///< VK_EXT_provoking_vertex enabled on the device
+  bool dual_source_blend = false;  ///< dualSrcBlend enabled on the device
 
 private:
   const Context& context_;

@@ -85,8 +85,9 @@ struct Pass {
   bool operator==(const Pass& other) const { return colors == other.colors && depth == other.depth; }
 };
 
-/// Occlusion queries behind ZPASS_PIXEL_COUNT reports: once the guest resets the counter, every draw runs inside
-/// a query of its own; a report submits, waits and sums the results since the reset.
+/// Occlusion queries behind ZPASS_PIXEL_COUNT reports: once the guest resets the counter, every draw made with
+/// SET_ZPASS_PIXEL_COUNT enabled runs inside a query of its own; a report submits, waits and sums the results
+/// since the reset.
 struct SampleQueries {
   static constexpr uint32_t capacity = 4096;
   vk::UniqueQueryPool pool;

@@ -10,9 +10,14 @@ namespace {
 
 constexpr uint32_t kPosition = 0x70;   ///< a[0x70..0x7c]: position x, y, z, w
 constexpr uint32_t kPointSize = 0x6c;
+constexpr uint32_t kLayer = 0x64;          ///< render target array index (integer)
+constexpr uint32_t kViewportIndex = 0x68;  ///< integer
 constexpr uint32_t kFragCoordKey = 0xffff;
 constexpr uint32_t kFragDepthOutput = 32; ///< StoreAttribute target of the fragment depth
 constexpr uint32_t kConstBankWords = 16384;
+
+/// Outputs that are one scalar of their own rather than a vec4 of four attribute words.
+bool is_scalar_output(uint32_t address) { return address == kPointSize || address == kLayer || address == kViewportIndex; }
 
 bool is_varying(uint32_t address) {
   return (address >= 0x80 && address < 0x280) || (address >= 0x300 && address < 0x3a0);
@@ -116,11 +121,15 @@ uint32_t GraphicsEmitter::output_pointer(uint32_t target) {
     if (target == kFragDepthOutput) return outputs_.at(kFragDepthOutput);
     return builder().op(spv::Op::OpAccessChain, float_pointer, {outputs_.at(target / 4), core_.const_u32(target % 4)});
   }
-  if (target == kPointSize) return outputs_.at(kPointSize);
+  if (is_scalar_output(target)) return outputs_.at(target);
   return builder().op(spv::Op::OpAccessChain, float_pointer, {outputs_.at(target & ~0xfu), core_.const_u32((target / 4) % 4)});
 }
 
 void GraphicsEmitter::store_attribute(uint32_t target, uint32_t value) {
+  if (interface_.stage != GraphicsStage::fragment && (target == kLayer || target == kViewportIndex)) {
+    builder().op_void(spv::Op::OpStore, {output_pointer(target), value}); // integer outputs take the register bits
+    return;
+  }
   const uint32_t bits = builder().op(spv::Op::OpBitcast, f32_type(), {value});
   builder().op_void(spv::Op::OpStore, {output_pointer(target), bits});
 }
@@ -177,20 +186,31 @@ void GraphicsEmitter::reset_outputs() {
   const uint32_t one = b.constant(f32_type(), 0x3f800000u, 32);
   const uint32_t unwritten = b.op(spv::Op::OpCompositeConstruct, vec4_type(), {zero, zero, zero, one});
   for (const auto& [key, variable] : outputs_) {
-    if (key != kPointSize) b.op_void(spv::Op::OpStore, {variable, unwritten});
+    if (!is_scalar_output(key)) b.op_void(spv::Op::OpStore, {variable, unwritten});
   }
 }
 
 void GraphicsEmitter::declare_vertex_output(uint32_t target) {
-  const uint32_t key = target == kPointSize ? kPointSize : target & ~0xfu;
+  const uint32_t key = is_scalar_output(target) ? target : target & ~0xfu;
   if (outputs_.count(key)) return;
-  const bool point_size = target == kPointSize;
-  if (!point_size && key != kPosition && !is_varying(target)) {
+  const bool point_size = target == kPointSize, integer = target == kLayer || target == kViewportIndex;
+  if (!point_size && !integer && key != kPosition && !is_varying(target)) {
     throw Error(fmt::format("graphics backend: writing attribute a[{:#x}] is not supported", target));
   }
-  const uint32_t variable = builder().variable(builder().type_pointer(spv::StorageClass::Output, point_size ? f32_type() : vec4_type()),
-                                               spv::StorageClass::Output);
+  if (integer) {
+    // A vertex program writes them through SPV_EXT_shader_viewport_index_layer; a geometry program natively.
+    if (interface_.stage == GraphicsStage::vertex) {
+      if (!outputs_.count(kLayer) && !outputs_.count(kViewportIndex)) builder().extension("SPV_EXT_shader_viewport_index_layer");
+      builder().capability(spv::Capability::ShaderViewportIndexLayerEXT);
+    } else if (target == kViewportIndex) {
+      builder().capability(spv::Capability::MultiViewport);
+    }
+  }
+  const uint32_t type = point_size ? f32_type() : integer ? core_.u32_type() : vec4_type();
+  const uint32_t variable = builder().variable(builder().type_pointer(spv::StorageClass::Output, type), spv::StorageClass::Output);
   if (point_size) builder().decorate(variable, spv::Decoration::BuiltIn, {static_cast<uint32_t>(spv::BuiltIn::PointSize)});
+  else if (target == kLayer) builder().decorate(variable, spv::Decoration::BuiltIn, {static_cast<uint32_t>(spv::BuiltIn::Layer)});
+  else if (target == kViewportIndex) builder().decorate(variable, spv::Decoration::BuiltIn, {static_cast<uint32_t>(spv::BuiltIn::ViewportIndex)});
   else if (key == kPosition) builder().decorate(variable, spv::Decoration::BuiltIn, {static_cast<uint32_t>(spv::BuiltIn::Position)});
   else builder().decorate(variable, spv::Decoration::Location, {varying_location(target)});
   if (options_.debug_names) builder().name(variable, fmt::format("out_a{:x}", key));

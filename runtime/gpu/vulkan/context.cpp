@@ -163,6 +163,7 @@ Context::Context(const ContextOptions& options) : validation_log_(std::make_uniq
   features.samplerAnisotropy = have.samplerAnisotropy;
   features.geometryShader = have.geometryShader; // translated SM5x geometry programs
   features.occlusionQueryPrecise = have.occlusionQueryPrecise; // exact ZPASS_PIXEL_COUNT reports
+  features.multiViewport = have.multiViewport; // Maxwell's 16 viewports, selected by a program's viewport index
   auto& enable12 = chain.get<vk::PhysicalDeviceVulkan12Features>();
   enable12.bufferDeviceAddress = core12.bufferDeviceAddress;
   enable12.timelineSemaphore = core12.timelineSemaphore;
@@ -173,6 +174,9 @@ Context::Context(const ContextOptions& options) : validation_log_(std::make_uniq
   enable12.shaderBufferInt64Atomics = core12.shaderBufferInt64Atomics; // translated 64-bit ATOMG/RED
   enable12.shaderSharedInt64Atomics = core12.shaderSharedInt64Atomics;
   enable12.scalarBlockLayout = core12.scalarBlockLayout;
+  // Viewport index and layer written by vertex programs (with VK_EXT_shader_viewport_index_layer below).
+  enable12.shaderOutputViewportIndex = core12.shaderOutputViewportIndex;
+  enable12.shaderOutputLayer = core12.shaderOutputLayer;
   auto& enable13 = chain.get<vk::PhysicalDeviceVulkan13Features>();
   enable13.dynamicRendering = VK_TRUE;
   enable13.synchronization2 = VK_TRUE;
@@ -211,6 +215,10 @@ Context::Context(const ContextOptions& options) : validation_log_(std::make_uniq
         custom_border_color.pNext = const_cast<void*>(device_info.pNext);
         device_info.pNext = &custom_border_color;
       }
+    }
+    if (std::string_view(extension.extensionName) == VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME && core12.shaderOutputViewportIndex &&
+        core12.shaderOutputLayer) {
+      device_extensions.push_back(VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME);
     }
     // VK_EXT_provoking_vertex: flat outputs from the last vertex, NVN's default (SET_PROVOKING_VERTEX).
     if (std::string_view(extension.extensionName) == VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME &&

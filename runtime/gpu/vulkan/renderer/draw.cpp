@@ -20,6 +20,7 @@ namespace {
 constexpr uint64_t kSelfBranch = 0xe2400fffff87000f; // BRA to itself: what drivers place after a program's EXIT
 constexpr size_t kMaxProgramWords = 1 << 16;
 constexpr uint32_t kRestartIndex = 0x1648;           // SET_DA_PRIMITIVE_RESTART_INDEX
+constexpr uint32_t kViewportIndexAttribute = 0x68; // a[0x68]: the output viewport index (SPH OMAP)
 constexpr uint32_t kZpassPixelCount = 0x1514;        // SET_ZPASS_PIXEL_COUNT: ENABLE (bit 0) counts the draw's samples
 
 /// The program at `address`: its SPH, then code groups up to and including the group holding the closing
@@ -221,6 +222,10 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   // Vertex input: one binding per stream the program reads through a native format, one per widened attribute.
   Batch& b = current();
   const sass::sm5x::ShaderProgramHeader vertex_header = sass::sm5x::parse_sph(vertex_program->header, "vertex SPH");
+  if (vertex_header.writes_attribute(kViewportIndexAttribute)) {
+    if (!pipelines.multi_viewport) throw Error("the vertex program writes the viewport index, which the host cannot output (multiViewport)");
+    description.viewport_count = maxwell::viewport_count;
+  }
   std::vector<vk::Buffer> vertex_buffers;
   std::vector<vk::DeviceSize> vertex_offsets;
   std::map<uint32_t, uint32_t> stream_binding;
@@ -306,33 +311,40 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
     std::memcpy(index_slice->data, indices.data(), indices.size() * 4);
   }
 
-  // Viewport 0: Maxwell maps NDC by window = scale * ndc + offset; Vulkan by x + w/2 + w/2 * ndc.
-  const maxwell::Viewport& v = draw.viewports[0];
+  // Viewports: Maxwell maps NDC by window = scale * ndc + offset; Vulkan by x + w/2 + w/2 * ndc. Each has its
+  // scissor and viewport clip rectangle. Viewport 0 only, unless the vertex program writes the viewport index.
   const float target_height = static_cast<float>(wanted.extent.height);
-  const float scale_y = fixed.lower_left_origin ? -v.scale[1] : v.scale[1];
-  const float offset_y = fixed.lower_left_origin ? target_height - v.offset[1] : v.offset[1];
-  float near = fixed.negative_one_to_one ? v.offset[2] - v.scale[2] : v.offset[2];
-  float far = v.offset[2] + v.scale[2];
-  if (fixed.negative_one_to_one && !pipelines.depth_clip_control) {
-    near = v.offset[2] - v.scale[2]; // without VK_EXT_depth_clip_control z < 0 is clipped (logged once below)
-  }
-  const vk::Viewport viewport(v.offset[0] - v.scale[0], offset_y - scale_y, 2 * v.scale[0], 2 * scale_y, std::clamp(near, 0.0f, 1.0f),
-                              std::clamp(far, 0.0f, 1.0f));
-  vk::Rect2D scissor({0, 0}, wanted.extent);
   auto flip = [&](int32_t y0, int32_t y1) {
     return fixed.lower_left_origin ? std::pair{static_cast<int32_t>(wanted.extent.height) - y1, static_cast<int32_t>(wanted.extent.height) - y0}
                                    : std::pair{y0, y1};
   };
-  if (draw.scissors[0].enabled) {
-    const maxwell::Scissor& s = draw.scissors[0];
-    const auto [y0, y1] = flip(s.y_min, s.y_max);
-    scissor = intersect(scissor, s.x_min, y0, s.x_max, y1);
-  }
-  const uint32_t clip_width = v.clip_horizontal >> 16, clip_height = v.clip_vertical >> 16;
-  if (clip_width != 0 && clip_height != 0) { // SET_VIEWPORT_CLIP_HORIZONTAL/VERTICAL: x | width << 16
-    const int32_t x0 = static_cast<int32_t>(v.clip_horizontal & 0xffff), y0 = static_cast<int32_t>(v.clip_vertical & 0xffff);
-    const auto [fy0, fy1] = flip(y0, y0 + static_cast<int32_t>(clip_height));
-    scissor = intersect(scissor, x0, fy0, x0 + static_cast<int32_t>(clip_width), fy1);
+  std::vector<vk::Viewport> viewports;
+  std::vector<vk::Rect2D> scissors;
+  for (uint32_t i = 0; i < description.viewport_count; ++i) {
+    const maxwell::Viewport& v = draw.viewports[i];
+    const float scale_y = fixed.lower_left_origin ? -v.scale[1] : v.scale[1];
+    const float offset_y = fixed.lower_left_origin ? target_height - v.offset[1] : v.offset[1];
+    const float near = fixed.negative_one_to_one ? v.offset[2] - v.scale[2] : v.offset[2];
+    const float far = v.offset[2] + v.scale[2]; // without VK_EXT_depth_clip_control z < 0 of -w..w is clipped
+    viewports.emplace_back(v.offset[0] - v.scale[0], offset_y - scale_y, 2 * v.scale[0], 2 * scale_y, std::clamp(near, 0.0f, 1.0f),
+                           std::clamp(far, 0.0f, 1.0f));
+    vk::Rect2D scissor({0, 0}, wanted.extent);
+    if (draw.scissors[i].enabled) {
+      const maxwell::Scissor& s = draw.scissors[i];
+      const auto [y0, y1] = flip(s.y_min, s.y_max);
+      scissor = intersect(scissor, s.x_min, y0, s.x_max, y1);
+    }
+    const uint32_t clip_width = v.clip_horizontal >> 16, clip_height = v.clip_vertical >> 16;
+    if (clip_width != 0 && clip_height != 0) { // SET_VIEWPORT_CLIP_HORIZONTAL/VERTICAL: x | width << 16
+      const int32_t x0 = static_cast<int32_t>(v.clip_horizontal & 0xffff), y0 = static_cast<int32_t>(v.clip_vertical & 0xffff);
+      const auto [fy0, fy1] = flip(y0, y0 + static_cast<int32_t>(clip_height));
+      scissor = intersect(scissor, x0, fy0, x0 + static_cast<int32_t>(clip_width), fy1);
+    }
+    if (v.scale[0] == 0 || v.scale[1] == 0) { // a viewport the guest left unset maps everything onto a point: no pixels
+      viewports.back() = vk::Viewport(0, 0, 1, 1, 0, 1);
+      scissor = vk::Rect2D({0, 0}, {0, 0});
+    }
+    scissors.push_back(scissor);
   }
 
   const auto translated = std::chrono::steady_clock::now();
@@ -342,8 +354,8 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   commands.bindPipeline(vk::PipelineBindPoint::eGraphics, pipeline);
   commands.bindDescriptorSets(vk::PipelineBindPoint::eGraphics, *pair.layout, 0, sets, {});
   if (!vertex_buffers.empty()) commands.bindVertexBuffers(0, vertex_buffers, vertex_offsets);
-  commands.setViewport(0, viewport);
-  commands.setScissor(0, scissor);
+  commands.setViewport(0, viewports);
+  commands.setScissor(0, scissors);
   const std::optional<uint32_t> query = (fixed_value(draw, kZpassPixelCount) & 1) ? begin_sample_query(b) : std::nullopt;
   if (use_indices) {
     commands.bindIndexBuffer(index_slice->buffer, index_slice->offset, vk::IndexType::eUint32);

@@ -47,6 +47,7 @@ uint64_t PipelineDescription::hash() const {
   hash_value(hasher, depth_format);
   hash_value(hasher, stencil);
   hash_value(hasher, fixed);
+  hash_value(hasher, viewport_count);
   return hasher.digest();
 }
 
@@ -55,7 +56,11 @@ PipelineCache::PipelineCache(const Context& context, std::filesystem::path file)
   if (!file_.empty() && std::filesystem::exists(file_)) initial = read_file(file_);
   // A cache from another driver or device is ignored by Vulkan itself (header check), so any file is safe here.
   cache_ = context.device().createPipelineCacheUnique({{}, initial.size(), initial.data()});
-  dual_source_blend = context.physical_device().getFeatures().dualSrcBlend; // the context enables it where offered
+  // The context enables these where offered.
+  dual_source_blend = context.physical_device().getFeatures().dualSrcBlend;
+  const auto offered = context.physical_device().getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan12Features>();
+  multi_viewport = offered.get<vk::PhysicalDeviceFeatures2>().features.multiViewport &&
+                   offered.get<vk::PhysicalDeviceVulkan12Features>().shaderOutputViewportIndex;
   for (const vk::ExtensionProperties& extension : context.physical_device().enumerateDeviceExtensionProperties()) {
     // The context enables these two wherever the device offers them.
     if (std::string_view(extension.extensionName) == VK_EXT_DEPTH_CLIP_CONTROL_EXTENSION_NAME) depth_clip_control = true;
@@ -126,7 +131,7 @@ vk::Pipeline PipelineCache::pipeline(const PipelineDescription& d) {
       vk::PipelineShaderStageCreateInfo({}, vk::ShaderStageFlagBits::eFragment, *d.fragment->module, "main")};
   const vk::PipelineVertexInputStateCreateInfo vertex_input({}, d.input.bindings, d.input.attributes);
   const vk::PipelineInputAssemblyStateCreateInfo assembly({}, d.topology, d.primitive_restart);
-  vk::PipelineViewportStateCreateInfo viewport({}, 1, nullptr, 1, nullptr);
+  vk::PipelineViewportStateCreateInfo viewport({}, d.viewport_count, nullptr, d.viewport_count, nullptr);
   const vk::PipelineViewportDepthClipControlCreateInfoEXT clip_control(VK_TRUE);
   if (f.negative_one_to_one && depth_clip_control) viewport.pNext = &clip_control;
   vk::PipelineRasterizationStateCreateInfo raster(

@@ -41,6 +41,7 @@ struct PipelineDescription {
   vk::Format depth_format = vk::Format::eUndefined;
   bool stencil = false;
   FixedFunctionState fixed;
+  uint32_t viewport_count = 1; ///< all of Maxwell's viewports when the vertex program writes the viewport index
   uint64_t hash() const;
 };
 
@@ -61,6 +62,7 @@ public:
   bool depth_clip_control = false; ///< VK_EXT_depth_clip_control enabled on the device
   bool provoking_vertex = false;   ///< VK_EXT_provoking_vertex enabled on the device
   bool dual_source_blend = false;  ///< dualSrcBlend enabled on the device
+  bool multi_viewport = false;     ///< multiViewport and vertex-stage viewport index output enabled on the device
 
 private:
   const Context& context_;

@@ -38,10 +38,11 @@ static int write_chunk(FILE *file, const char type[4], const uint8_t *data, uint
   return fwrite(word, 1, 4, file) == 4 ? 0 : -1;
 }
 
-int png_write_rgba(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t pitch) {
+int png_write_rgb(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, uint32_t pitch) {
   make_crc_table();
   /* The zlib stream: header 0x78 0x01, stored blocks of at most 65535 bytes of filtered rows, Adler-32. */
-  const size_t raw_size = (size_t)height * (1 + (size_t)width * 4);
+  const size_t row_size = 1 + (size_t)width * 3; /* filter byte, then R, G, B per pixel */
+  const size_t raw_size = (size_t)height * row_size;
   const size_t blocks = raw_size / 65535 + 1;
   const size_t zlib_size = 2 + raw_size + blocks * 5 + 4;
   uint8_t *raw = malloc(raw_size), *zlib = malloc(zlib_size);
@@ -51,9 +52,10 @@ int png_write_rgba(const char *path, const uint8_t *pixels, uint32_t width, uint
     return -1;
   }
   for (uint32_t y = 0; y < height; ++y) {
-    uint8_t *row = raw + (size_t)y * (1 + (size_t)width * 4);
+    uint8_t *row = raw + (size_t)y * row_size;
+    const uint8_t *source = pixels + (size_t)y * pitch;
     row[0] = 0; /* filter: none */
-    memcpy(row + 1, pixels + (size_t)y * pitch, (size_t)width * 4);
+    for (uint32_t x = 0; x < width; ++x) memcpy(row + 1 + (size_t)x * 3, source + (size_t)x * 4, 3);
   }
   size_t at = 0;
   zlib[at++] = 0x78;
@@ -82,7 +84,7 @@ int png_write_rgba(const char *path, const uint8_t *pixels, uint32_t width, uint
   put_be32(ihdr, width);
   put_be32(ihdr + 4, height);
   ihdr[8] = 8;  /* bit depth */
-  ihdr[9] = 6;  /* colour type: RGBA */
+  ihdr[9] = 2;  /* colour type: RGB */
   ihdr[10] = 0; /* deflate */
   ihdr[11] = 0; /* adaptive filtering */
   ihdr[12] = 0; /* no interlace */

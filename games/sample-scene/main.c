@@ -26,12 +26,10 @@
  *               perspective-correct, nearest filtering, clamp to edge.
  *   overlay     x in [8, 56), y in [84, 112) (edges on pixel boundaries), colour OVERLAY, depth test off,
  *               blended SRC_ALPHA, ONE_MINUS_SRC_ALPHA (alpha too) */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "kiln_gpu.h"
-#include "png_writer.h"
+#include "gpu_session.h"
+#include "maxwell_methods.h"
 #include "shaders/flat.frag.h"          /* generated from shaders/NAME.sass by `kiln shaders assemble` */
 #include "shaders/textured.frag.h"
 #include "shaders/transform.vert.h"
@@ -52,47 +50,6 @@ enum { CUBE_INDICES = 0, STRIPE_INDICES = 36, OVERLAY_INDICES = 42 };
 enum { CB_CUBE_MATRIX = 0x000, CB_TEXTURE_MATRIX = 0x100, CB_FRAME_MATRIX = 0x200, CB_TEXTURE_HANDLE = 0x300,
        CB_STRIPE_COLOUR = 0x400, CB_OVERLAY_COLOUR = 0x500, CB_SIZE = 0x100 };
 
-/* Method offsets from NVIDIA's class headers (clb197.h, cl902d.h, clb0b5.h). */
-enum {
-  THREED_SET_COLOR_TARGET_A = 0x800, THREED_SET_COLOR_TARGET_WIDTH = 0x808, THREED_SET_COLOR_TARGET_HEIGHT = 0x80c,
-  THREED_SET_COLOR_TARGET_FORMAT = 0x810, THREED_SET_COLOR_TARGET_MEMORY = 0x814,
-  THREED_SET_VIEWPORT_SCALE_X = 0xa00, THREED_SET_VIEWPORT_CLIP_HORIZONTAL = 0xc00, THREED_SET_VIEWPORT_Z_CLIP = 0xd7c,
-  THREED_SET_COLOR_CLEAR_VALUE = 0xd80, THREED_SET_Z_CLEAR_VALUE = 0xd90, THREED_SET_SCISSOR_ENABLE = 0xe00,
-  THREED_SET_SCISSOR_HORIZONTAL = 0xe04, THREED_SET_SCISSOR_VERTICAL = 0xe08,
-  THREED_SET_ZT_A = 0xfe0, THREED_SET_ZT_FORMAT = 0xfe8, THREED_SET_ZT_BLOCK_SIZE = 0xfec,
-  THREED_SET_CLEAR_SURFACE_CONTROL = 0x10f8, THREED_SET_VERTEX_ATTRIBUTE_A = 0x1160, THREED_SET_CT_SELECT = 0x121c,
-  THREED_SET_ZT_SIZE_A = 0x1228, THREED_SET_DEPTH_TEST = 0x12cc, THREED_SET_DEPTH_WRITE = 0x12e8,
-  THREED_SET_DEPTH_FUNC = 0x130c, THREED_SET_BLEND_SEPARATE_FOR_ALPHA = 0x133c, THREED_SET_BLEND_COLOR_OP = 0x1340,
-  THREED_SET_BLEND = 0x1360, THREED_SET_ZT_SELECT = 0x1538, THREED_SET_TEX_SAMPLER_POOL_A = 0x155c,
-  THREED_SET_TEX_HEADER_POOL_A = 0x1574, THREED_SET_PROGRAM_REGION_A = 0x1608, THREED_END = 0x1614,
-  THREED_BEGIN = 0x1618, THREED_SET_INDEX_BUFFER_A = 0x17c8, THREED_DRAW_INDEX_BUFFER = 0x17e0,
-  THREED_CLEAR_SURFACE = 0x19d0, THREED_SET_CT_WRITE = 0x1a00, THREED_SET_VERTEX_STREAM_A_FORMAT = 0x1c00,
-  THREED_SET_PIPELINE_SHADER = 0x2000, THREED_SET_PIPELINE_PROGRAM = 0x2004, THREED_SET_PIPELINE_BINDING = 0x2010,
-  THREED_SET_CONSTANT_BUFFER_SELECTOR_A = 0x2380, THREED_BIND_GROUP_CONSTANT_BUFFER = 0x2410,
-  TWOD_SET_DST_FORMAT = 0x200, TWOD_SET_DST_MEMORY_LAYOUT = 0x204, TWOD_SET_DST_PITCH = 0x214,
-  TWOD_SET_DST_WIDTH = 0x218, TWOD_SET_DST_HEIGHT = 0x21c, TWOD_SET_DST_OFFSET_UPPER = 0x220,
-  TWOD_RENDER_SOLID_PRIM_MODE = 0x580, TWOD_SET_RENDER_SOLID_PRIM_COLOR_FORMAT = 0x584,
-  TWOD_SET_RENDER_SOLID_PRIM_COLOR = 0x588, TWOD_RENDER_SOLID_PRIM_POINT_SET_X = 0x600,
-  COPY_LAUNCH_DMA = 0x300, COPY_OFFSET_IN_UPPER = 0x400, COPY_OFFSET_OUT_UPPER = 0x408, COPY_PITCH_OUT = 0x414,
-  COPY_LINE_LENGTH_IN = 0x418, COPY_LINE_COUNT = 0x41c, COPY_SET_SRC_BLOCK_SIZE = 0x728, COPY_SET_SRC_WIDTH = 0x72c,
-  COPY_SET_SRC_HEIGHT = 0x730, COPY_SET_SRC_DEPTH = 0x734, COPY_SET_SRC_LAYER = 0x738, COPY_SET_SRC_ORIGIN = 0x73c,
-};
-/* SET_PIPELINE_* per program slot (64 bytes apart), BIND_GROUP_* per stage group (32), scissors 16 apart. */
-enum { PIPELINE_VERTEX_B = 1, PIPELINE_PIXEL = 5, GROUP_VERTEX = 0, GROUP_PIXEL = 4, PRIMITIVE_TRIANGLES = 4 };
-enum { ZT_FORMAT_ZF32 = 0x0a, OGL_LESS = 0x201, OGL_FUNC_ADD = 0x8006, OGL_SRC_ALPHA = 0x4302,
-       OGL_ONE_MINUS_SRC_ALPHA = 0x4303, INDEX_TWO_BYTES = 1, USE_SCISSOR0 = 1u << 8 };
-enum { FORMAT_A8B8G8R8 = 0xd5, SOLID_PRIM_RECTS = 4 };
-
-static uint32_t float_bits(float value) {
-  uint32_t bits;
-  memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
-static void address(struct kg_push *p, uint32_t subchannel, uint32_t method, uint64_t gpu) {
-  const uint32_t words[2] = {(uint32_t)(gpu >> 32), (uint32_t)gpu};
-  kg_methods(p, subchannel, method, words, 2);
-}
 
 /* 4x4 matrices, row-major: m[4 * row + column]. */
 typedef struct { float m[16]; } matrix;
@@ -160,17 +117,6 @@ static void write_geometry(const struct kg_buffer *vertices, const struct kg_buf
   }
 }
 
-/* T's texture header (TIC 0, clb197tex.h TEXHEAD_BL: A8B8G8R8 UNORM, identity swizzle, block-linear with blocks
- * one GOB high, as the 3D engine renders it) and sampler (TSC 0: clamp to edge, nearest, no mipmaps). */
-static void write_texture_pools(const struct kg_buffer *pools, const struct kg_buffer *texture) {
-  const uint32_t tic[8] = {0x08u | 2u << 7 | 2u << 10 | 2u << 13 | 2u << 16 | 2u << 19 | 3u << 22 | 4u << 25 | 5u << 28,
-                           (uint32_t)texture->gpu & 0xfffffe00u, (uint32_t)(texture->gpu >> 32) | 3u << 21, 0,
-                           (TEXTURE - 1) | 1u << 23, (TEXTURE - 1) | 1u << 31, 0, 0};
-  const uint32_t tsc[8] = {2u | 2u << 3 | 2u << 6, 1u | 1u << 4 | 1u << 6, 0, 0, 0, 0, 0, 0};
-  memcpy(pools->cpu, tic, sizeof tic);
-  memcpy(pools->cpu + 0x100, tsc, sizeof tsc);
-}
-
 static void write_constants(const struct kg_buffer *constants) {
   const matrix texture_matrix = pixels_to_ndc(TEXTURE, TEXTURE), frame_matrix = pixels_to_ndc(TARGET, TARGET);
   memcpy(constants->cpu + CB_TEXTURE_MATRIX, &texture_matrix, sizeof texture_matrix);
@@ -190,27 +136,11 @@ static void bind_constants(struct kg_push *p, const struct kg_buffer *constants,
   kg_method(p, KG_SUBCH_3D, THREED_BIND_GROUP_CONSTANT_BUFFER + 32 * group, 1u | slot << 4);
 }
 
-/* Colour target 0 (RGBA8, block-linear, blocks one GOB high), viewport 0 and its clip over the whole target. */
+/* Colour target 0 and viewport 0 over the whole size x size target, all four components written. */
 static void set_target(struct kg_push *p, const struct kg_buffer *target, uint32_t size) {
-  address(p, KG_SUBCH_3D, THREED_SET_COLOR_TARGET_A, target->gpu);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_COLOR_TARGET_WIDTH, size);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_COLOR_TARGET_HEIGHT, size);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_COLOR_TARGET_FORMAT, FORMAT_A8B8G8R8);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_COLOR_TARGET_MEMORY, 0);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_CT_SELECT, 1);
+  push_colour_target(p, target, size, size);
   kg_method(p, KG_SUBCH_3D, THREED_SET_CT_WRITE, 0x1111);
-  const float half = (float)size / 2; /* SCALE_X, SCALE_Y, SCALE_Z, OFFSET_X, OFFSET_Y, OFFSET_Z */
-  const uint32_t viewport[6] = {float_bits(half), float_bits(half), float_bits(1), float_bits(half), float_bits(half), 0};
-  kg_methods(p, KG_SUBCH_3D, THREED_SET_VIEWPORT_SCALE_X, viewport, 6);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_VIEWPORT_Z_CLIP, 1); /* ZERO_TO_POSITIVE_W */
-  const uint32_t clip[2] = {size << 16, size << 16};
-  kg_methods(p, KG_SUBCH_3D, THREED_SET_VIEWPORT_CLIP_HORIZONTAL, clip, 2);
-}
-
-static void clear_colour(struct kg_push *p, const float colour[4]) {
-  const uint32_t bits[4] = {float_bits(colour[0]), float_bits(colour[1]), float_bits(colour[2]), float_bits(colour[3])};
-  kg_methods(p, KG_SUBCH_3D, THREED_SET_COLOR_CLEAR_VALUE, bits, 4);
-  kg_method(p, KG_SUBCH_3D, THREED_CLEAR_SURFACE, 0xf << 2); /* R, G, B and A of target 0 */
+  push_viewport(p, size, size);
 }
 
 /* A colour clear limited to [x0, x1) x [y0, y1) by scissor 0 (SET_CLEAR_SURFACE_CONTROL USE_SCISSOR0). */
@@ -220,7 +150,7 @@ static void clear_colour_scissored(struct kg_push *p, const float colour[4], uin
   kg_method(p, KG_SUBCH_3D, THREED_SET_SCISSOR_HORIZONTAL, x0 | x1 << 16);
   kg_method(p, KG_SUBCH_3D, THREED_SET_SCISSOR_VERTICAL, y0 | y1 << 16);
   kg_method(p, KG_SUBCH_3D, THREED_SET_CLEAR_SURFACE_CONTROL, USE_SCISSOR0);
-  clear_colour(p, colour);
+  push_clear_colour(p, colour);
   kg_method(p, KG_SUBCH_3D, THREED_SET_CLEAR_SURFACE_CONTROL, 0);
   kg_method(p, KG_SUBCH_3D, THREED_SET_SCISSOR_ENABLE, 0);
 }
@@ -242,21 +172,14 @@ static void use_pixel_program(struct kg_push *p, uint32_t program) {
 /* State every pass shares: programs, the vertex stream and its two attributes, texture pools. */
 static void set_common_state(struct kg_push *p, const struct kg_buffer *programs, const struct kg_buffer *vertices,
                              const struct kg_buffer *pools) {
-  address(p, KG_SUBCH_3D, THREED_SET_PROGRAM_REGION_A, programs->gpu);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_PIPELINE_SHADER + 64 * PIPELINE_VERTEX_B, 1u | 1u << 4); /* enabled, VERTEX_B */
-  kg_method(p, KG_SUBCH_3D, THREED_SET_PIPELINE_PROGRAM + 64 * PIPELINE_VERTEX_B, VERTEX_PROGRAM);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_PIPELINE_SHADER + 64 * PIPELINE_PIXEL, 1u | 5u << 4);    /* enabled, PIXEL */
-  kg_method(p, KG_SUBCH_3D, THREED_SET_PIPELINE_BINDING + 64 * PIPELINE_PIXEL, GROUP_PIXEL);
+  push_programs(p, programs, VERTEX_PROGRAM);
   /* Stream 0: 20-byte vertices. Attribute 0 R32G32B32 FLOAT at 0 (size 0x02), attribute 1 R32G32 FLOAT at 12
    * (size 0x04): stream 4:0, offset 20:7, size 26:21, type 29:27. */
   const uint32_t stream[3] = {VERTEX_STRIDE | 1u << 12, (uint32_t)(vertices->gpu >> 32), (uint32_t)vertices->gpu};
   kg_methods(p, KG_SUBCH_3D, THREED_SET_VERTEX_STREAM_A_FORMAT, stream, 3);
   const uint32_t attributes[2] = {0u << 7 | 2u << 21 | 7u << 27, 12u << 7 | 4u << 21 | 7u << 27};
   kg_methods(p, KG_SUBCH_3D, THREED_SET_VERTEX_ATTRIBUTE_A, attributes, 2);
-  const uint32_t header_pool[3] = {(uint32_t)(pools->gpu >> 32), (uint32_t)pools->gpu, 15};
-  const uint32_t sampler_pool[3] = {(uint32_t)((pools->gpu + 0x100) >> 32), (uint32_t)(pools->gpu + 0x100), 15};
-  kg_methods(p, KG_SUBCH_3D, THREED_SET_TEX_HEADER_POOL_A, header_pool, 3);
-  kg_methods(p, KG_SUBCH_3D, THREED_SET_TEX_SAMPLER_POOL_A, sampler_pool, 3);
+  push_texture_pools(p, pools);
 }
 
 /* Pass 1: the texture T (see the top of this file). */
@@ -266,7 +189,7 @@ static void render_texture(struct kg_push *p, const struct kg_buffer *texture, c
   kg_method(p, KG_SUBCH_3D, THREED_SET_ZT_SELECT, 0);
   kg_method(p, KG_SUBCH_3D, THREED_SET_DEPTH_TEST, 0);
   kg_method(p, KG_SUBCH_3D, THREED_SET_BLEND, 0);
-  clear_colour(p, PALETTE[n % 4]);
+  push_clear_colour(p, PALETTE[n % 4]);
   clear_colour_scissored(p, PALETTE[(n + 1) % 4], 0, 0, TEXTURE / 2, TEXTURE / 2);
   clear_colour_scissored(p, PALETTE[(n + 1) % 4], TEXTURE / 2, TEXTURE / 2, TEXTURE, TEXTURE);
   bind_constants(p, constants, CB_TEXTURE_MATRIX, GROUP_VERTEX, 1);
@@ -279,13 +202,8 @@ static void render_texture(struct kg_push *p, const struct kg_buffer *texture, c
 static void render_frame(struct kg_push *p, const struct kg_buffer *target, const struct kg_buffer *depth,
                          const struct kg_buffer *indices, const struct kg_buffer *constants, int n) {
   set_target(p, target, TARGET);
-  address(p, KG_SUBCH_3D, THREED_SET_ZT_A, depth->gpu);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_ZT_FORMAT, ZT_FORMAT_ZF32);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_ZT_BLOCK_SIZE, 0);
-  const uint32_t depth_size[3] = {TARGET, TARGET, 1};
-  kg_methods(p, KG_SUBCH_3D, THREED_SET_ZT_SIZE_A, depth_size, 3);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_ZT_SELECT, 1);
-  clear_colour(p, BACKGROUND);
+  push_depth_target(p, depth, TARGET, TARGET);
+  push_clear_colour(p, BACKGROUND);
   kg_method(p, KG_SUBCH_3D, THREED_SET_Z_CLEAR_VALUE, float_bits(1));
   kg_method(p, KG_SUBCH_3D, THREED_CLEAR_SURFACE, 1); /* Z */
   clear_colour_scissored(p, BAR, 0, BAR_Y, 32 * (uint32_t)(n + 1), TARGET);
@@ -301,9 +219,7 @@ static void render_frame(struct kg_push *p, const struct kg_buffer *target, cons
   kg_method(p, KG_SUBCH_3D, THREED_SET_DEPTH_TEST, 0);
   kg_method(p, KG_SUBCH_3D, THREED_SET_DEPTH_WRITE, 0);
   kg_method(p, KG_SUBCH_3D, THREED_SET_BLEND, 1);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_BLEND_SEPARATE_FOR_ALPHA, 0);
-  const uint32_t equation[3] = {OGL_FUNC_ADD, OGL_SRC_ALPHA, OGL_ONE_MINUS_SRC_ALPHA}; /* op, source, destination */
-  kg_methods(p, KG_SUBCH_3D, THREED_SET_BLEND_COLOR_OP, equation, 3);
+  push_blend_source_alpha(p);
   bind_constants(p, constants, CB_FRAME_MATRIX, GROUP_VERTEX, 1);
   bind_constants(p, constants, CB_OVERLAY_COLOUR, GROUP_PIXEL, 2);
   use_pixel_program(p, FLAT_PROGRAM);
@@ -311,89 +227,48 @@ static void render_frame(struct kg_push *p, const struct kg_buffer *target, cons
   kg_method(p, KG_SUBCH_3D, THREED_SET_BLEND, 0);
 }
 
-static void fill(struct kg_push *p, uint32_t colour, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
-  kg_method(p, KG_SUBCH_2D, TWOD_SET_RENDER_SOLID_PRIM_COLOR, colour);
-  kg_method(p, KG_SUBCH_2D, TWOD_RENDER_SOLID_PRIM_MODE, SOLID_PRIM_RECTS);
-  const uint32_t corners[4] = {x0, y0, x1, y1};
-  kg_methods(p, KG_SUBCH_2D, TWOD_RENDER_SOLID_PRIM_POINT_SET_X, corners, 4);
-}
-
-/* Copy engine: a square block-linear RGBA8 surface (blocks one GOB high) into the pitch frame. */
-static void copy_block_linear(struct kg_push *p, const struct kg_buffer *source, uint32_t size, uint64_t destination) {
-  address(p, KG_SUBCH_COPY, COPY_OFFSET_IN_UPPER, source->gpu);
-  address(p, KG_SUBCH_COPY, COPY_OFFSET_OUT_UPPER, destination);
-  kg_method(p, KG_SUBCH_COPY, COPY_SET_SRC_BLOCK_SIZE, 1u << 12); /* GOB height 8, block height one GOB */
-  kg_method(p, KG_SUBCH_COPY, COPY_SET_SRC_WIDTH, size * 4);
-  kg_method(p, KG_SUBCH_COPY, COPY_SET_SRC_HEIGHT, size);
-  kg_method(p, KG_SUBCH_COPY, COPY_SET_SRC_DEPTH, 1);
-  kg_method(p, KG_SUBCH_COPY, COPY_SET_SRC_LAYER, 0);
-  kg_method(p, KG_SUBCH_COPY, COPY_SET_SRC_ORIGIN, 0);
-  kg_method(p, KG_SUBCH_COPY, COPY_PITCH_OUT, PITCH);
-  kg_method(p, KG_SUBCH_COPY, COPY_LINE_LENGTH_IN, size * 4);
-  kg_method(p, KG_SUBCH_COPY, COPY_LINE_COUNT, size);
-  kg_method(p, KG_SUBCH_COPY, COPY_LAUNCH_DMA, 2u | 1u << 8 | 1u << 9); /* NON_PIPELINED, src block-linear, dst pitch, multi-line */
-}
-
 static void compose_frame(struct kg_push *p, const struct kg_buffer *frame, const struct kg_buffer *target,
                           const struct kg_buffer *texture) {
-  address(p, KG_SUBCH_2D, TWOD_SET_DST_OFFSET_UPPER, frame->gpu);
-  kg_method(p, KG_SUBCH_2D, TWOD_SET_DST_FORMAT, FORMAT_A8B8G8R8);
-  kg_method(p, KG_SUBCH_2D, TWOD_SET_DST_MEMORY_LAYOUT, 1); /* PITCH */
-  kg_method(p, KG_SUBCH_2D, TWOD_SET_DST_PITCH, PITCH);
-  kg_method(p, KG_SUBCH_2D, TWOD_SET_DST_WIDTH, WIDTH);
-  kg_method(p, KG_SUBCH_2D, TWOD_SET_DST_HEIGHT, HEIGHT);
-  kg_method(p, KG_SUBCH_2D, TWOD_SET_RENDER_SOLID_PRIM_COLOR_FORMAT, FORMAT_A8B8G8R8);
-  fill(p, 0x20u | 0x20u << 8 | 0x20u << 16 | 0xffu << 24, 0, 0, WIDTH, HEIGHT);
-  copy_block_linear(p, target, TARGET, frame->gpu);
-  copy_block_linear(p, texture, TEXTURE, frame->gpu + TEXTURE_X * 4);
+  push_2d_destination(p, frame, WIDTH, HEIGHT);
+  push_2d_fill(p, 0x20u | 0x20u << 8 | 0x20u << 16 | 0xffu << 24, 0, 0, WIDTH, HEIGHT);
+  /* Copy engine: F and T (block-linear, blocks one GOB high) into the pitch frame. */
+  push_copy_block_linear_to_pitch(p, target, TARGET * 4, TARGET, 0, frame->gpu, PITCH);
+  push_copy_block_linear_to_pitch(p, texture, TEXTURE * 4, TEXTURE, 0, frame->gpu + TEXTURE_X * 4, PITCH);
 }
 
 int main(int argc, char **argv) {
-  const char *directory = argc > 1 ? argv[1] : ".";
-  struct kg_device device;
-  if (kg_open(&device) != 0) {
-    fprintf(stderr, "sample-scene: no GPU; nothing rendered\n");
-    return 2;
-  }
-  struct kg_buffer commands, frame, target, depth, texture, programs, vertices, indices, pools, constants;
-  if (kg_buffer_alloc(&device, 0x10000, &commands) || kg_buffer_alloc(&device, PITCH * HEIGHT, &frame) ||
-      kg_buffer_alloc(&device, TARGET * TARGET * 4, &target) || kg_buffer_alloc(&device, TARGET * TARGET * 4, &depth) ||
-      kg_buffer_alloc(&device, TEXTURE * TEXTURE * 4, &texture) || kg_buffer_alloc(&device, 0x1000, &programs) ||
-      kg_buffer_alloc(&device, 0x1000, &vertices) || kg_buffer_alloc(&device, 0x1000, &indices) ||
-      kg_buffer_alloc(&device, 0x1000, &pools) || kg_buffer_alloc(&device, 0x1000, &constants))
-    return 1;
+  struct gpu_session session;
+  const int status = gpu_session_open(&session, "sample-scene", argc, argv);
+  if (status != 0) return status;
+  struct kg_buffer frame, target, depth, texture, programs, vertices, indices, pools, constants;
+  const struct gpu_allocation allocations[] = {
+      {&frame, PITCH * HEIGHT}, {&target, TARGET * TARGET * 4}, {&depth, TARGET * TARGET * 4},
+      {&texture, TEXTURE * TEXTURE * 4}, {&programs, 0x1000}, {&vertices, 0x1000}, {&indices, 0x1000},
+      {&pools, 0x1000}, {&constants, 0x1000}};
+  if (gpu_session_allocate(&session, allocations, sizeof allocations / sizeof allocations[0]) != 0) return 1;
   /* The programs as the driver uploads them: SPH, then code (generated headers, see shaders/). */
   memcpy(programs.cpu + VERTEX_PROGRAM, transform_vert, sizeof transform_vert);
   memcpy(programs.cpu + TEXTURED_PROGRAM, textured_frag, sizeof textured_frag);
   memcpy(programs.cpu + FLAT_PROGRAM, flat_frag, sizeof flat_frag);
   write_geometry(&vertices, &indices);
-  write_texture_pools(&pools, &texture);
+  write_rgba8_texture_pools(&pools, &texture, TEXTURE, 0); /* blocks one GOB high, as the 3D engine renders T */
   write_constants(&constants);
-  struct kg_push push;
-  kg_push_begin(&push, &commands);
-  kg_bind(&push, KG_SUBCH_3D, KG_CLASS_3D);
-  kg_bind(&push, KG_SUBCH_2D, KG_CLASS_2D);
-  kg_bind(&push, KG_SUBCH_COPY, KG_CLASS_COPY);
-  set_common_state(&push, &programs, &vertices, &pools);
+  struct kg_push *push = &session.push;
+  set_common_state(push, &programs, &vertices, &pools);
   for (int n = 0; n < FRAMES; ++n) {
     /* The previous frame's fence has passed, so the CPU may rewrite the matrix the GPU read. */
     const matrix m = cube_matrix(n);
     memcpy(constants.cpu + CB_CUBE_MATRIX, &m, sizeof m);
     struct kg_fence fence;
-    render_texture(&push, &texture, &indices, &constants, n);
-    render_frame(&push, &target, &depth, &indices, &constants, n);
-    if (kg_submit(&device, &push, &fence) || kg_fence_wait(&device, &fence, 1000)) return 1;
+    render_texture(push, &texture, &indices, &constants, n);
+    render_frame(push, &target, &depth, &indices, &constants, n);
+    if (gpu_session_submit_and_wait(&session, &fence) != 0) return 1;
     /* The rendered pixels are in guest memory once the fence is reached: now the copy engine may read them. */
-    compose_frame(&push, &frame, &target, &texture);
-    if (kg_submit(&device, &push, &fence) || kg_fence_wait(&device, &fence, 1000)) return 1;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/frame_%d.png", directory, n);
-    if (png_write_rgba(path, frame.cpu, WIDTH, HEIGHT, PITCH) != 0) {
-      perror(path);
+    compose_frame(push, &frame, &target, &texture);
+    if (gpu_session_submit_and_wait(&session, &fence) != 0 ||
+        gpu_session_write_frame(&session, n, &frame, WIDTH, HEIGHT, &fence) != 0)
       return 1;
-    }
-    printf("sample-scene: frame %d (fence %u:%u) -> %s\n", n, fence.id, fence.value, path);
   }
-  kg_close(&device);
+  gpu_session_close(&session);
   return 0;
 }

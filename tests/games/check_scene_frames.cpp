@@ -4,39 +4,39 @@
 // front-facing face projected, texture coordinates interpolated perspective-correctly, T sampled nearest), and the
 // overlay blended over it. Pixels within a pixel of a face's edge, and cube pixels within 0.2 texel of a colour
 // change in T, are left unchecked (rasterisation and interpolation precision decide them, not the scene); blended
-// pixels may round either way; everything else must match exactly.
-// Usage: check_scene_frames FRAME_DIR FRAME_COUNT
+// pixels may round either way; everything else must match exactly. The frames are RGB (what a display shows), so
+// colour is checked and the render target's alpha is not. Usage: check_scene_frames FRAME_DIR FRAME_COUNT
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <exception>
 #include <optional>
-#include <string>
 
-#include "runtime/base/png_image.h"
+#include "tests/games/frame_check.h"
 
 namespace {
 
-using Rgba = std::array<uint8_t, 4>;
+using kiln::games::Cover;
+using kiln::games::HandPoint;
+using kiln::games::Rgb;
 using Colour = std::array<double, 4>;
 
 constexpr uint32_t kWidth = 160, kHeight = 128, kTarget = 128, kTexture = 32, kTextureX = 128;
 constexpr Colour kPalette[4] = {{1, 0.6, 0, 1}, {0, 0.6, 1, 1}, {0.2, 0.8, 0.2, 1}, {0.8, 0.2, 0.6, 1}};
 constexpr Colour kStripe = {1, 1, 1, 1}, kBackground = {0.2, 0.2, 0.4, 1}, kBar = {1, 0.8, 0, 1};
 constexpr Colour kOverlay = {1, 1, 1, 0.4};
-constexpr Rgba kFrameFill = {0x20, 0x20, 0x20, 0xff};
+constexpr Rgb kFrameFill = {0x20, 0x20, 0x20};
 
-// A clear value or flat colour stored in RGBA8 UNORM: round(c * 255) (no component of the scene lies near .5).
-Rgba unorm8(const Colour& c) {
-  Rgba r{};
-  for (int i = 0; i < 4; ++i) r[i] = static_cast<uint8_t>(std::lround(c[i] * 255));
+// The colour of a clear value or flat colour stored in RGBA8 UNORM: round(c * 255) (no component of the scene
+// lies near .5).
+Rgb unorm8(const Colour& c) {
+  Rgb r{};
+  for (int i = 0; i < 3; ++i) r[i] = static_cast<uint8_t>(std::lround(c[i] * 255));
   return r;
 }
 
 // Texel (x, y) of T in frame n: the stripe (rows 12-19) over the scissored quadrants over the clear.
-Rgba texel(int n, int x, int y) {
+Rgb texel(int n, int x, int y) {
   if (y >= 12 && y < 20) return unorm8(kStripe);
   if ((x < 16) == (y < 16)) return unorm8(kPalette[(n + 1) % 4]);
   return unorm8(kPalette[n % 4]);
@@ -98,11 +98,8 @@ double signed_area(const WindowVertex& a, const WindowVertex& b, const WindowVer
   return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
 }
 
-enum class Cover { outside, inside, edge };
-
 // The face's quad (corners 0, 1, 3, 2 around), front-facing when its area is positive in window coordinates
-// (y down): inside when the centre is more than a pixel inside every edge, outside when more than a pixel
-// outside one of them.
+// (y down); where the centre lies as kiln::games::cover_from_distance says.
 Cover cover(const Face& face, double px, double py) {
   static constexpr int order[4] = {0, 1, 3, 2};
   double nearest = 1e9;
@@ -112,7 +109,7 @@ Cover cover(const Face& face, double px, double py) {
     const double dx = b.x - a.x, dy = b.y - a.y;
     nearest = std::min(nearest, (dx * (py - a.y) - dy * (px - a.x)) / std::hypot(dx, dy));
   }
-  return nearest > 1 ? Cover::inside : nearest < -1 ? Cover::outside : Cover::edge;
+  return kiln::games::cover_from_distance(nearest);
 }
 
 // Perspective-correct (u, v) at window point (px, py) of the face's plane: screen barycentrics against corners
@@ -127,13 +124,13 @@ std::array<double, 2> face_uv(const Face& face, double px, double py) {
 }
 
 // T sampled nearest (clamp to edge) at (u, v), or nothing within 0.2 texel of a change of colour.
-std::optional<Rgba> sample(int n, double u, double v) {
-  std::optional<Rgba> result;
+std::optional<Rgb> sample(int n, double u, double v) {
+  std::optional<Rgb> result;
   for (const double du : {-0.2, 0.2})
     for (const double dv : {-0.2, 0.2}) {
       const int x = std::clamp(static_cast<int>(std::floor(u * kTexture + du)), 0, int{kTexture} - 1);
       const int y = std::clamp(static_cast<int>(std::floor(v * kTexture + dv)), 0, int{kTexture} - 1);
-      const Rgba t = texel(n, x, y);
+      const Rgb t = texel(n, x, y);
       if (result && *result != t) return std::nullopt;
       result = t;
     }
@@ -141,19 +138,20 @@ std::optional<Rgba> sample(int n, double u, double v) {
 }
 
 struct Expected {
-  Colour rgba; // 0..255
+  std::array<double, 3> rgb; // 0..255
   bool blended;
   bool cube; // a textured cube pixel
 };
 
 // Frame pixel (x, y) of frame n, or nothing where the scene does not decide it.
 std::optional<Expected> expected(int n, const std::array<Face, 6>& faces, uint32_t x, uint32_t y) {
-  const auto as_colour = [](const Rgba& c) { return Colour{double(c[0]), double(c[1]), double(c[2]), double(c[3])}; };
+  using Rgb255 = std::array<double, 3>;
+  const auto as_colour = [](const Rgb& c) { return Rgb255{double(c[0]), double(c[1]), double(c[2])}; };
   if (x >= kTextureX) { // T, copied in at (128, 0), and the 2D engine's fill below it
     return Expected{as_colour(y < kTexture ? texel(n, int(x - kTextureX), int(y)) : kFrameFill), false, false};
   }
   const double px = x + 0.5, py = y + 0.5;
-  Colour below = as_colour(unorm8(y >= 120 && x < 32u * (n + 1) ? kBar : kBackground));
+  Rgb255 below = as_colour(unorm8(y >= 120 && x < 32u * (n + 1) ? kBar : kBackground));
   bool cube = false;
   for (const Face& face : faces) {
     if (signed_area(face.corner[0], face.corner[1], face.corner[2]) <= 0) continue; // back face: behind a front one
@@ -161,108 +159,68 @@ std::optional<Expected> expected(int n, const std::array<Face, 6>& faces, uint32
     if (c == Cover::edge) return std::nullopt;
     if (c == Cover::outside) continue;
     const auto [u, v] = face_uv(face, px, py);
-    const std::optional<Rgba> t = sample(n, u, v);
+    const std::optional<Rgb> t = sample(n, u, v);
     if (!t) return std::nullopt;
     below = as_colour(*t);
     cube = true;
   }
   if (x < 8 || x >= 56 || y < 84 || y >= 112) return Expected{below, false, cube};
-  // The overlay: SRC_ALPHA, ONE_MINUS_SRC_ALPHA for colour and alpha: src * 0.4 + dst * 0.6.
-  Colour result{};
-  for (int i = 0; i < 4; ++i) result[i] = kOverlay[i] * 255 * kOverlay[3] + below[i] * (1 - kOverlay[3]);
+  // The overlay: SRC_ALPHA, ONE_MINUS_SRC_ALPHA: colour = src * 0.4 + dst * 0.6.
+  Rgb255 result{};
+  for (int i = 0; i < 3; ++i) result[i] = kOverlay[i] * 255 * kOverlay[3] + below[i] * (1 - kOverlay[3]);
   return Expected{result, true, cube};
 }
 
 // Pixels worked out by hand from main.c's numbers, checked on their own so that a mistake in `expected` cannot
 // hide them (frame -1: every frame).
-struct HandPoint {
-  int frame;
-  uint32_t x, y;
-  Rgba rgba;
-  const char* why;
-};
 constexpr HandPoint kHandPoints[] = {
     // Overlay over the background (51, 51, 102, 255), blended src * 0.4 + dst * 0.6: 102 + 30.6 = 132.6 -> 133;
-    // blue 102 + 61.2 = 163.2 -> 163; alpha 0.4 * 0.4 * 255 + 0.6 * 255 = 193.8 -> 194. The cube stays right of
+    // blue 102 + 61.2 = 163.2 -> 163. The cube stays right of
     // x = 17 in all four frames (its eight corners, projected by hand, have window x >= 17.9).
-    {-1, 8, 84, {133, 133, 163, 194}, "the overlay over the background"},
+    {-1, 8, 84, {133, 133, 163}, "the overlay over the background"},
     // The bar, x < 32 (n + 1), y >= 120: (1, 0.8, 0, 1) -> (255, 204, 0, 255); at x 100 only from frame 3.
-    {-1, 0, 127, {255, 204, 0, 255}, "the scissored bar"},
-    {2, 100, 127, {51, 51, 102, 255}, "outside the bar's scissor in frame 2"},
-    {3, 100, 127, {255, 204, 0, 255}, "inside the bar's scissor in frame 3"},
+    {-1, 0, 127, {255, 204, 0}, "the scissored bar"},
+    {2, 100, 127, {51, 51, 102}, "outside the bar's scissor in frame 2"},
+    {3, 100, 127, {255, 204, 0}, "inside the bar's scissor in frame 3"},
     // T's texel (0, 0) is in the first scissored quadrant: PALETTE[(n + 1) % 4]; texel (20, 2) keeps the clear
     // PALETTE[n % 4]; texel (5, 15) is the stripe's white. Frame 0: (0, 0.6, 1) -> (0, 153, 255) and
     // (1, 0.6, 0) -> (255, 153, 0).
-    {0, 128, 0, {0, 153, 255, 255}, "T: scissored clear"},
-    {0, 148, 2, {255, 153, 0, 255}, "T: the clear outside both scissors"},
-    {1, 148, 2, {0, 153, 255, 255}, "T: the next frame's clear colour"},
-    {-1, 133, 15, {255, 255, 255, 255}, "T: the stripe drawn into it"},
+    {0, 128, 0, {0, 153, 255}, "T: scissored clear"},
+    {0, 148, 2, {255, 153, 0}, "T: the clear outside both scissors"},
+    {1, 148, 2, {0, 153, 255}, "T: the next frame's clear colour"},
+    {-1, 133, 15, {255, 255, 255}, "T: the stripe drawn into it"},
 };
+
+int check_frame(const kiln::games::Frame& frame, int n) {
+  int wrong = kiln::games::check_hand_points(frame, n, kHandPoints), unchecked = 0, cube_pixels = 0;
+  const std::array<Face, 6> faces = project_cube(n);
+  for (uint32_t y = 0; y < kHeight; ++y)
+    for (uint32_t x = 0; x < kWidth; ++x) {
+      const std::optional<Expected> want = expected(n, faces, x, y);
+      if (!want) {
+        ++unchecked;
+        continue;
+      }
+      cube_pixels += want->cube;
+      const Rgb p = frame.pixel(x, y);
+      if (kiln::games::matches(p, want->rgb, want->blended)) continue;
+      if (++wrong <= 8)
+        std::fprintf(stderr, "%s: pixel (%u, %u) is %02x%02x%02x, expected %.1f %.1f %.1f\n", frame.path.c_str(), x, y,
+                     p[0], p[1], p[2], want->rgb[0], want->rgb[1], want->rgb[2]);
+    }
+  std::printf("%s: %d of %u pixels differ from the scene (%d cube pixels checked; %d near an edge or a texel "
+              "boundary not checked)\n",
+              frame.path.c_str(), wrong, kWidth * kHeight, cube_pixels, unchecked);
+  // The cube covers thousands of pixels in every frame: a frame without it must not pass.
+  if (cube_pixels < 2000) {
+    std::fprintf(stderr, "%s: only %d cube pixels checked\n", frame.path.c_str(), cube_pixels);
+    ++wrong;
+  }
+  return wrong;
+}
 
 } // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: check_scene_frames FRAME_DIR FRAME_COUNT\n");
-    return 2;
-  }
-  const int frames = std::atoi(argv[2]);
-  int failures = 0;
-  for (int n = 0; n < frames; ++n) {
-    const std::string path = std::string(argv[1]) + "/frame_" + std::to_string(n) + ".png";
-    kiln::RgbaImage image;
-    try {
-      image = kiln::read_png(path);
-    } catch (const std::exception& error) {
-      std::fprintf(stderr, "%s\n", error.what());
-      return 1;
-    }
-    if (image.width != kWidth || image.height != kHeight) {
-      std::fprintf(stderr, "%s: %ux%u, expected %ux%u\n", path.c_str(), image.width, image.height, kWidth, kHeight);
-      return 1;
-    }
-    const auto pixel = [&](uint32_t x, uint32_t y) {
-      const uint8_t* p = &image.pixels[(size_t{y} * kWidth + x) * 4];
-      return Rgba{p[0], p[1], p[2], p[3]};
-    };
-    int wrong = 0, unchecked = 0, cube_pixels = 0;
-    for (const HandPoint& point : kHandPoints) {
-      if (point.frame != -1 && point.frame != n) continue;
-      const Rgba p = pixel(point.x, point.y);
-      if (p == point.rgba) continue;
-      ++wrong;
-      std::fprintf(stderr, "%s: pixel (%u, %u), %s, is %02x%02x%02x%02x, expected %02x%02x%02x%02x\n", path.c_str(), point.x,
-                   point.y, point.why, p[0], p[1], p[2], p[3], point.rgba[0], point.rgba[1], point.rgba[2], point.rgba[3]);
-    }
-    const std::array<Face, 6> faces = project_cube(n);
-    for (uint32_t y = 0; y < kHeight; ++y)
-      for (uint32_t x = 0; x < kWidth; ++x) {
-        const std::optional<Expected> want = expected(n, faces, x, y);
-        if (!want) {
-          ++unchecked;
-          continue;
-        }
-        cube_pixels += want->cube;
-        const Rgba p = pixel(x, y);
-        bool match = true;
-        for (int c = 0; c < 4; ++c) {
-          const double difference = std::fabs(p[c] - want->rgba[c]);
-          match = match && (want->blended ? difference < 1.0 : difference == 0.0);
-        }
-        if (match) continue;
-        if (++wrong <= 8)
-          std::fprintf(stderr, "%s: pixel (%u, %u) is %02x%02x%02x%02x, expected %.1f %.1f %.1f %.1f\n", path.c_str(), x, y, p[0],
-                       p[1], p[2], p[3], want->rgba[0], want->rgba[1], want->rgba[2], want->rgba[3]);
-      }
-    std::printf("%s: %d of %u pixels differ from the scene (%d cube pixels checked; %d near an edge or a texel "
-                "boundary not checked)\n",
-                path.c_str(), wrong, kWidth * kHeight, cube_pixels, unchecked);
-    // The cube covers thousands of pixels in every frame: a frame without it must not pass.
-    if (cube_pixels < 2000) {
-      std::fprintf(stderr, "%s: only %d cube pixels checked\n", path.c_str(), cube_pixels);
-      ++wrong;
-    }
-    failures += wrong != 0;
-  }
-  return failures ? 1 : 0;
+  return kiln::games::run_frame_checks(argc, argv, "check_scene_frames", kWidth, kHeight, check_frame);
 }

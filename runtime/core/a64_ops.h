@@ -7,6 +7,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "runtime/core/a64_neon.h"
 #include "runtime/core/cpu.h"
 #include "runtime/core/guest_memory.h"
 
@@ -129,10 +130,28 @@ inline I fp_to_int(F value) {
   if (value >= hi) return std::numeric_limits<I>::max();
   return static_cast<I>(value);
 }
-template <typename F> inline F fp_min(F a, F b) { if (std::isnan(a) || std::isnan(b)) return a + b; if (a == 0 && b == 0) return std::signbit(a) ? a : b; return a < b ? a : b; }
-template <typename F> inline F fp_max(F a, F b) { if (std::isnan(a) || std::isnan(b)) return a + b; if (a == 0 && b == 0) return std::signbit(a) ? b : a; return a > b ? a : b; }
-template <typename F> inline F fp_minnm(F a, F b) { if (std::isnan(a) && !std::isnan(b)) return b; if (std::isnan(b) && !std::isnan(a)) return a; return fp_min(a, b); }
-template <typename F> inline F fp_maxnm(F a, F b) { if (std::isnan(a) && !std::isnan(b)) return b; if (std::isnan(b) && !std::isnan(a)) return a; return fp_max(a, b); }
+template <typename F> inline bool fp_is_signaling(F x) {
+  if (!std::isnan(x)) return false;
+  if constexpr (sizeof(F) == 4) return !(f32_bits(x) & 0x400000u);
+  else return !(f64_bits(x) & (uint64_t{1} << 51));
+}
+/// FPProcessNaNs: a signalling NaN first (a, then b), then a quiet one; the result is quieted (x + x does).
+template <typename F> inline F fp_process_nans(F a, F b) {
+  if (fp_is_signaling(a)) return a + a;
+  if (fp_is_signaling(b)) return b + b;
+  return std::isnan(a) ? a : b;
+}
+template <typename F> inline F fp_min(F a, F b) { if (std::isnan(a) || std::isnan(b)) return fp_process_nans(a, b); if (a == 0 && b == 0) return std::signbit(a) ? a : b; return a < b ? a : b; }
+template <typename F> inline F fp_max(F a, F b) { if (std::isnan(a) || std::isnan(b)) return fp_process_nans(a, b); if (a == 0 && b == 0) return std::signbit(a) ? b : a; return a > b ? a : b; }
+/// FMAXNM/FMINNM: a quiet NaN counts as missing; a signalling one is an invalid operation as in FMAX.
+template <typename F> inline F fp_minnm(F a, F b) {
+  if (!fp_is_signaling(a) && !fp_is_signaling(b)) { if (std::isnan(a) && !std::isnan(b)) return b; if (std::isnan(b) && !std::isnan(a)) return a; }
+  return fp_min(a, b);
+}
+template <typename F> inline F fp_maxnm(F a, F b) {
+  if (!fp_is_signaling(a) && !fp_is_signaling(b)) { if (std::isnan(a) && !std::isnan(b)) return b; if (std::isnan(b) && !std::isnan(a)) return a; }
+  return fp_max(a, b);
+}
 
 // ---- vectors ----
 inline V128 v_from_u64(uint64_t lo, uint64_t hi = 0) { V128 r; r.u64[0] = lo; r.u64[1] = hi; return r; }
@@ -195,7 +214,8 @@ inline F fp_default_nan(F result, Operands... operands) {
   return propagated;
 }
 
-// Lane-wise vector helpers: E is the lane type, N the lane count (N * sizeof(E) == 8 zeroes the upper half).
+// Plain lane-wise helpers, for the few operations runtime/core/a64_neon.h (SIMDe) does not compute as AArch64
+// does, and for LD1R/LD1 lane plumbing. E is the lane type, N the lane count (N * sizeof(E) == 8 zeroes the upper half).
 template <typename E, int N, typename F>
 inline V128 v_map1(const V128& a, F f) {
   E x[16 / sizeof(E)], r[16 / sizeof(E)] = {};
@@ -226,22 +246,8 @@ inline V128 v_pairwise(const V128& a, const V128& b, F f) {
   std::memcpy(&out, r, 16);
   return out;
 }
-template <typename E, int N, typename F>
-inline E v_reduce(const V128& a, F f) {
-  E x[16 / sizeof(E)];
-  std::memcpy(x, &a, 16);
-  E acc = x[0];
-  for (int i = 1; i < N; ++i) acc = static_cast<E>(f(acc, x[i]));
-  return acc;
-}
 template <typename E, int N>
-inline V128 v_dup(E value) {
-  E r[16 / sizeof(E)] = {};
-  for (int i = 0; i < N; ++i) r[i] = value;
-  V128 out;
-  std::memcpy(&out, r, 16);
-  return out;
-}
+inline V128 v_dup(E value) { return neon::dup<E, N>(value); }
 template <typename E>
 inline E v_lane(const V128& a, int index) {
   E value;
@@ -253,67 +259,4 @@ inline V128 v_insert(V128 a, int index, E value) {
   std::memcpy(reinterpret_cast<uint8_t*>(&a) + index * sizeof(E), &value, sizeof(E));
   return a;
 }
-/// Narrowing (XTN/SHRN): each wide lane of `a` (after f) into the low or high half of `d`.
-template <typename Wide, typename Narrow, int N, typename F>
-inline V128 v_narrow(V128 d, const V128& a, bool high, F f) {
-  Wide x[16 / sizeof(Wide)];
-  std::memcpy(x, &a, 16);
-  Narrow r[N];
-  for (int i = 0; i < N; ++i) r[i] = static_cast<Narrow>(f(x[i]));
-  if (!high) d.u64[1] = 0;
-  std::memcpy(reinterpret_cast<uint8_t*>(&d) + (high ? 8 : 0), r, 8);
-  return d;
-}
-/// Widening (USHLL/SSHLL/UXTL): the low or high half's lanes, after f, into wide lanes.
-template <typename Narrow, typename Wide, int N, typename F>
-inline V128 v_widen(const V128& a, bool high, F f) {
-  Narrow x[N];
-  std::memcpy(x, reinterpret_cast<const uint8_t*>(&a) + (high ? 8 : 0), 8);
-  Wide r[N];
-  for (int i = 0; i < N; ++i) r[i] = static_cast<Wide>(f(static_cast<Wide>(x[i])));
-  V128 out;
-  std::memcpy(&out, r, 16);
-  return out;
-}
-/// TBL with a table of `count` registers (indices out of range give 0).
-inline V128 v_table(const V128* table, int count, const V128& indices, int lanes) {
-  V128 out{};
-  for (int i = 0; i < lanes; ++i) {
-    const unsigned index = indices.u8[i];
-    out.u8[i] = index < unsigned(16 * count) ? table[index / 16].u8[index % 16] : 0;
-  }
-  return out;
-}
-
-} // namespace kiln::rt
-
-namespace kiln::rt {
-
-template <typename E, int N, typename F>
-inline V128 v_map3(const V128& a, const V128& b, const V128& c, F f) {
-  E x[16 / sizeof(E)], y[16 / sizeof(E)], z[16 / sizeof(E)], r[16 / sizeof(E)] = {};
-  std::memcpy(x, &a, 16);
-  std::memcpy(y, &b, 16);
-  std::memcpy(z, &c, 16);
-  for (int i = 0; i < N; ++i) r[i] = static_cast<E>(f(x[i], y[i], z[i]));
-  V128 out;
-  std::memcpy(&out, r, 16);
-  return out;
-}
-/// Long/wide forms (SMULL, UADDW, SMLAL...): wide lanes of `acc`/`a` combined with widened lanes of the low or
-/// high half of `b` (and `c` for the three-operand forms).
-template <typename Narrow, typename Wide, int N, typename F>
-inline V128 v_long(const V128& a, const V128& b, const V128& c, bool high, F f) {
-  Wide x[N];
-  Narrow y[N], z[N];
-  std::memcpy(x, &a, sizeof x);
-  std::memcpy(y, reinterpret_cast<const uint8_t*>(&b) + (high ? 8 : 0), 8);
-  std::memcpy(z, reinterpret_cast<const uint8_t*>(&c) + (high ? 8 : 0), 8);
-  Wide r[N];
-  for (int i = 0; i < N; ++i) r[i] = static_cast<Wide>(f(x[i], static_cast<Wide>(y[i]), static_cast<Wide>(z[i])));
-  V128 out;
-  std::memcpy(&out, r, 16);
-  return out;
-}
-
 } // namespace kiln::rt

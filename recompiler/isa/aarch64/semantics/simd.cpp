@@ -1,6 +1,7 @@
 // Advanced SIMD (NEON): lane-wise arithmetic, compares, pairwise and across-lane reductions, permutes,
-// moves between register files, immediates and LD1/ST1 structures. Lanes go through the typed helpers in
-// runtime/core/a64_ops.h, which the host compiler vectorises.
+// moves between register files, immediates and LD1/ST1 structures. Lanes go through kiln::rt::neon (runtime/core/
+// a64_neon.h, on SIMDe's NEON intrinsics); the few operations SIMDe does not compute as AArch64 does use the
+// plain lane helpers of runtime/core/a64_ops.h (v_map1/v_map2 with the lane expressions below).
 #include <cmath>
 #include <map>
 
@@ -42,50 +43,85 @@ std::string stype(int bits) { return fmt::format("int{}_t", bits); }
 std::string ftype(int bits) { return bits == 32 ? "float" : "double"; }
 std::string lane_type(const Shape& s) { return s.is_float ? ftype(s.bits) : utype(s.bits); }
 
-/// Lane expressions of x and y (lane type E, unsigned for integers) for two-operand operations.
-const std::map<std::string_view, std::string>& binary_ops() {
+/// Lane kinds: the helper's lane type is unsigned (U), signed (S) or floating point (F).
+enum class Kind { U, S, F };
+/// An operation kiln::rt::neon implements: helper name, lane kind, and whether 64-bit lanes exist.
+struct Neon {
+  std::string_view helper;
+  Kind kind;
+  bool has_64 = false;
+};
+const std::map<std::string_view, Neon>& binary_neon() {
+  static const std::map<std::string_view, Neon> ops = {
+      {"ADD", {"add", Kind::U, true}}, {"SUB", {"sub", Kind::U, true}}, {"MUL", {"mul", Kind::U}},
+      {"AND", {"bit_and", Kind::U}}, {"ORR", {"bit_or", Kind::U}}, {"EOR", {"bit_xor", Kind::U}},
+      {"BIC", {"bit_clear", Kind::U}}, {"ORN", {"or_not", Kind::U}},
+      {"CMEQ", {"equal", Kind::U, true}}, {"CMTST", {"test", Kind::U, true}}, {"CMHI", {"greater", Kind::U, true}},
+      {"CMHS", {"greater_equal", Kind::U, true}}, {"CMGT", {"greater", Kind::S, true}}, {"CMGE", {"greater_equal", Kind::S, true}},
+      {"UMAX", {"max", Kind::U}}, {"UMIN", {"min", Kind::U}}, {"SMAX", {"max", Kind::S}}, {"SMIN", {"min", Kind::S}},
+      {"UABD", {"abd", Kind::U}}, {"SABD", {"abd", Kind::S}},
+      {"SSHL", {"shl", Kind::S, true}}, {"USHL", {"shl", Kind::U, true}}, {"SRSHL", {"rounding_shl", Kind::S, true}},
+      {"URSHL", {"rounding_shl", Kind::U, true}},
+      {"SQADD", {"sat_add", Kind::S, true}}, {"UQADD", {"sat_add", Kind::U, true}}, {"SQSUB", {"sat_sub", Kind::S, true}},
+      {"UQSUB", {"sat_sub", Kind::U, true}}, {"SHADD", {"halving_add", Kind::S}}, {"UHADD", {"halving_add", Kind::U}},
+      {"SRHADD", {"rounding_halving_add", Kind::S}}, {"URHADD", {"rounding_halving_add", Kind::U}},
+      {"FADD", {"fadd", Kind::F}}, {"FSUB", {"fsub", Kind::F}}, {"FMUL", {"fmul", Kind::F}}, {"FDIV", {"fdiv", Kind::F}},
+  };
+  return ops;
+}
+/// FP operations kept as plain lane expressions: SIMDe's vmax/vmin/vmaxnm/vminnm on x86 order +0/-0 by operand
+/// position and return a signalling NaN unquieted, where AArch64 has max(-0, +0) = +0 and quiets; FABD is
+/// FPAbs(FPSub) with AArch64's NaN rules (simple enough as a lane expression).
+const std::map<std::string_view, std::string>& binary_plain_fp() {
   static const std::map<std::string_view, std::string> ops = {
-      {"ADD", "x + y"}, {"SUB", "x - y"}, {"MUL", "x * y"}, {"AND", "x & y"}, {"ORR", "x | y"}, {"EOR", "x ^ y"},
-      {"BIC", "x & ~y"}, {"ORN", "x | ~y"},
-      {"CMEQ", "x == y ? E(~E(0)) : E(0)"}, {"CMTST", "(x & y) != 0 ? E(~E(0)) : E(0)"},
-      {"CMHI", "x > y ? E(~E(0)) : E(0)"}, {"CMHS", "x >= y ? E(~E(0)) : E(0)"},
-      {"CMGT", "S(x) > S(y) ? E(~E(0)) : E(0)"}, {"CMGE", "S(x) >= S(y) ? E(~E(0)) : E(0)"},
-      {"UMAX", "x > y ? x : y"}, {"UMIN", "x < y ? x : y"}, {"SMAX", "S(x) > S(y) ? x : y"}, {"SMIN", "S(x) < S(y) ? x : y"},
-      {"UABD", "x > y ? E(x - y) : E(y - x)"}, {"SABD", "S(x) > S(y) ? E(x - y) : E(y - x)"},
-      {"SSHL", "(int8_t)y >= 0 ? ((int8_t)y >= (int)sizeof(E) * 8 ? E(0) : E(x << (int8_t)y)) : E(S(x) >> (-(int8_t)y >= (int)sizeof(E) * 8 ? (int)sizeof(E) * 8 - 1 : -(int8_t)y))"},
-      {"USHL", "(int8_t)y >= 0 ? ((int8_t)y >= (int)sizeof(E) * 8 ? E(0) : E(x << (int8_t)y)) : (-(int8_t)y >= (int)sizeof(E) * 8 ? E(0) : E(x >> -(int8_t)y))"},
-      {"FADD", "x + y"}, {"FSUB", "x - y"}, {"FMUL", "x * y"}, {"FDIV", "x / y"},
       {"FMAX", "kiln::rt::fp_max(x, y)"}, {"FMIN", "kiln::rt::fp_min(x, y)"}, {"FMAXNM", "kiln::rt::fp_maxnm(x, y)"},
-      {"FMINNM", "kiln::rt::fp_minnm(x, y)"}, {"FABD", "std::fabs(x - y)"},
+      {"FMINNM", "kiln::rt::fp_minnm(x, y)"}, {"FABD", "std::fabs(kiln::rt::fp_default_nan(x - y, x, y))"},
   };
   return ops;
 }
-const std::map<std::string_view, std::string>& pairwise_ops() {
-  static const std::map<std::string_view, std::string> ops = {
-      {"ADDP", "x + y"}, {"UMAXP", "x > y ? x : y"}, {"UMINP", "x < y ? x : y"}, {"SMAXP", "S(x) > S(y) ? x : y"},
-      {"SMINP", "S(x) < S(y) ? x : y"}, {"FADDP", "x + y"}, {"FMAXP", "kiln::rt::fp_max(x, y)"}, {"FMINP", "kiln::rt::fp_min(x, y)"},
+const std::map<std::string_view, Neon>& pairwise_neon() {
+  static const std::map<std::string_view, Neon> ops = {
+      {"ADDP", {"pairwise_add", Kind::U, true}}, {"UMAXP", {"pairwise_max", Kind::U}}, {"UMINP", {"pairwise_min", Kind::U}},
+      {"SMAXP", {"pairwise_max", Kind::S}}, {"SMINP", {"pairwise_min", Kind::S}}, {"FADDP", {"fpairwise_add", Kind::F}},
   };
   return ops;
 }
-const std::map<std::string_view, std::string>& zero_compare_ops() {
-  static const std::map<std::string_view, std::string> ops = {
-      {"CMEQ", "x == 0"}, {"CMGE", "S(x) >= 0"}, {"CMGT", "S(x) > 0"}, {"CMLE", "S(x) <= 0"}, {"CMLT", "S(x) < 0"},
+/// FMAXP/FMINP: plain for the reason FMAX/FMIN are.
+const std::map<std::string_view, std::string>& pairwise_plain_fp() {
+  static const std::map<std::string_view, std::string> ops = {{"FMAXP", "kiln::rt::fp_max(x, y)"}, {"FMINP", "kiln::rt::fp_min(x, y)"}};
+  return ops;
+}
+const std::map<std::string_view, Neon>& zero_compare_neon() {
+  static const std::map<std::string_view, Neon> ops = {
+      {"CMEQ", {"equal_zero", Kind::S, true}}, {"CMGE", {"greater_equal_zero", Kind::S, true}}, {"CMGT", {"greater_zero", Kind::S, true}},
+      {"CMLE", {"less_equal_zero", Kind::S, true}}, {"CMLT", {"less_zero", Kind::S, true}},
   };
   return ops;
 }
-const std::map<std::string_view, std::string>& unary_ops() {
-  static const std::map<std::string_view, std::string> ops = {
-      {"NOT", "~x"}, {"NEG", "E(0) - x"}, {"ABS", "S(x) < 0 ? E(0 - x) : x"}, {"CNT", "__builtin_popcount(x)"},
-      {"FNEG", "-x"}, {"FABS", "std::fabs(x)"}, {"FSQRT", "std::sqrt(x)"}, {"RBIT", "kiln::rt::rbit32(x) >> 24"},
+const std::map<std::string_view, Neon>& unary_neon() {
+  static const std::map<std::string_view, Neon> ops = {
+      {"NOT", {"bit_not", Kind::U}}, {"NEG", {"neg", Kind::S, true}}, {"ABS", {"abs", Kind::S, true}}, {"CNT", {"cnt", Kind::U}},
+      {"RBIT", {"rbit", Kind::U}}, {"CLZ", {"clz", Kind::U}}, {"SQABS", {"sat_abs", Kind::S, true}}, {"SQNEG", {"sat_neg", Kind::S, true}},
+      {"FNEG", {"neg", Kind::F}}, {"FABS", {"fabs", Kind::F}},
   };
   return ops;
 }
-const std::map<std::string_view, std::string>& reduce_ops() {
-  static const std::map<std::string_view, std::string> ops = {
-      {"ADDV", "x + y"}, {"UMAXV", "x > y ? x : y"}, {"UMINV", "x < y ? x : y"}, {"SMAXV", "S(x) > S(y) ? x : y"},
-      {"SMINV", "S(x) < S(y) ? x : y"},
+/// FSQRT: SIMDe 0.7.4 has no vsqrtq; the lane's NaN is made AArch64's.
+const std::map<std::string_view, std::string>& unary_plain_fp() {
+  static const std::map<std::string_view, std::string> ops = {{"FSQRT", "kiln::rt::fp_default_nan(std::sqrt(x), x)"}};
+  return ops;
+}
+const std::map<std::string_view, Neon>& reduce_neon() {
+  static const std::map<std::string_view, Neon> ops = {
+      {"ADDV", {"add_across", Kind::U}}, {"UMAXV", {"max_across", Kind::U}}, {"UMINV", {"min_across", Kind::U}},
+      {"SMAXV", {"max_across", Kind::S}}, {"SMINV", {"min_across", Kind::S}},
   };
   return ops;
+}
+
+std::string neon_type(Kind kind, int bits) { return kind == Kind::F ? ftype(bits) : kind == Kind::S ? stype(bits) : utype(bits); }
+std::string neon_call(const Neon& op, const Shape& s, const std::string& arguments) {
+  return fmt::format("kiln::rt::neon::{}<{}, {}>({})", op.helper, neon_type(op.kind, s.bits), s.lanes, arguments);
 }
 
 /// A lambda prologue making E (lane type) and S (its signed type) available to lane expressions.
@@ -106,73 +142,83 @@ void lanewise(const Instruction& i, EmitTarget& out) {
   Shape s;
   parse(i.opcode, s);
   const std::string e = lane_type(s);
-  if (s.suffix == "rz") {
-    const std::string body = zero_compare_ops().at(s.operation) + " ? E(~E(0)) : E(0)";
-    set(out, i.reg(0), fmt::format("kiln::rt::v_map1<{}, {}>({}, {})", e, s.lanes, vreg(i.reg(1)), lambda1(s, body)));
-  } else if (auto p = pairwise_ops().find(s.operation); p != pairwise_ops().end()) {
-    set(out, i.reg(0), fmt::format("kiln::rt::v_pairwise<{}, {}>({}, {}, {})", e, s.lanes, vreg(i.reg(1)), vreg(i.reg(2)), lambda2(s, p->second)));
-  } else if (auto r = reduce_ops().find(s.operation); r != reduce_ops().end()) {
-    set(out, i.reg(0), fmt::format("kiln::rt::v_from_u64(({})kiln::rt::v_reduce<{}, {}>({}, {}))", e, e, s.lanes, vreg(i.reg(1)), lambda2(s, r->second)));
-  } else if (auto u = unary_ops().find(s.operation); u != unary_ops().end() && i.operands.size() == 2) {
-    set(out, i.reg(0), fmt::format("kiln::rt::v_map1<{}, {}>({}, {})", e, s.lanes, vreg(i.reg(1)), lambda1(s, u->second)));
-  } else {
-    set(out, i.reg(0), fmt::format("kiln::rt::v_map2<{}, {}>({}, {}, {})", e, s.lanes, vreg(i.reg(1)), vreg(i.reg(2)), lambda2(s, binary_ops().at(s.operation))));
+  const std::string a = vreg(i.reg(1));
+  if (s.suffix == "rz") return set(out, i.reg(0), neon_call(zero_compare_neon().at(s.operation), s, a));
+  if (auto p = pairwise_neon().find(s.operation); p != pairwise_neon().end())
+    return set(out, i.reg(0), neon_call(p->second, s, a + ", " + vreg(i.reg(2))));
+  if (auto p = pairwise_plain_fp().find(s.operation); p != pairwise_plain_fp().end())
+    return set(out, i.reg(0), fmt::format("kiln::rt::v_pairwise<{}, {}>({}, {}, {})", e, s.lanes, a, vreg(i.reg(2)), lambda2(s, p->second)));
+  if (auto r = reduce_neon().find(s.operation); r != reduce_neon().end()) return set(out, i.reg(0), neon_call(r->second, s, a));
+  if (i.operands.size() == 2) {
+    if (auto u = unary_neon().find(s.operation); u != unary_neon().end()) return set(out, i.reg(0), neon_call(u->second, s, a));
+    if (auto u = unary_plain_fp().find(s.operation); u != unary_plain_fp().end())
+      return set(out, i.reg(0), fmt::format("kiln::rt::v_map1<{}, {}>({}, {})", e, s.lanes, a, lambda1(s, u->second)));
   }
+  if (auto b = binary_neon().find(s.operation); b != binary_neon().end())
+    return set(out, i.reg(0), neon_call(b->second, s, a + ", " + vreg(i.reg(2))));
+  set(out, i.reg(0), fmt::format("kiln::rt::v_map2<{}, {}>({}, {}, {})", e, s.lanes, a, vreg(i.reg(2)), lambda2(s, binary_plain_fp().at(s.operation))));
 }
 
 void bitwise_select(const Instruction& i, EmitTarget& out) {
-  // (d, d, n, m): BSL d = (d & n) | (~d & m); BIT d = (n & m) | (d & ~m); BIF d = (d & m) | (n & ~m)
+  // (d, d, n, m), all one bitwise select (mask & a) | (~mask & b): BSL mask d; BIT mask m picks n over d;
+  // BIF mask m picks d over n.
   Shape s;
   parse(i.opcode, s);
   const std::string d = vreg(i.reg(1)), n = vreg(i.reg(2)), m = vreg(i.reg(3));
-  const char* expr = s.operation == "BSL" ? "(d & n) | (~d & m)" : s.operation == "BIT" ? "(n & m) | (d & ~m)" : "(d & m) | (n & ~m)";
-  out.line(fmt::format("{{ const V128 d_ = {}, n_ = {}, m_ = {}; V128 r_; for (int k = 0; k < 2; ++k) {{ const uint64_t d = d_.u64[k], n = n_.u64[k], m = m_.u64[k]; r_.u64[k] = {}; }} {} = kiln::rt::v_half(r_, {}); }}",
-                       d, n, m, expr, vreg(i.reg(0)), s.full()));
+  const std::string arguments = s.operation == "BSL" ? d + ", " + n + ", " + m : s.operation == "BIT" ? m + ", " + n + ", " + d : m + ", " + d + ", " + n;
+  set(out, i.reg(0), fmt::format("kiln::rt::neon::select<{}>({})", s.lanes, arguments));
 }
 
+/// Immediate shifts. The amounts SIMDe's intrinsics do not take (a right shift by the lane width) are reduced
+/// here to what they mean: USHR #bits is 0, SSHR #bits equals SSHR #bits-1, URSHR #bits is the top bit
+/// (USHR #bits-1), SRSHR #bits is 0, USRA #bits adds nothing.
 void shift_immediate(const Instruction& i, EmitTarget& out) {
   Shape s;
   parse(i.opcode, s);
-  const std::string e = utype(s.bits);
+  const std::string u = utype(s.bits), sg = stype(s.bits);
   const int64_t amount = i.imm(2);
   const std::string a = vreg(i.reg(1));
-  if (s.operation == "SHL") set(out, i.reg(0), fmt::format("kiln::rt::v_map1<{}, {}>({}, [](auto x) {{ return x << {}; }})", e, s.lanes, a, amount));
-  else if (s.operation == "USHR") set(out, i.reg(0), fmt::format("kiln::rt::v_map1<{}, {}>({}, [](auto x) {{ return {} >= {} ? 0 : x >> {}; }})", e, s.lanes, a, amount, s.bits, amount % s.bits));
-  else if (s.operation == "SSHR") set(out, i.reg(0), fmt::format("kiln::rt::v_map1<{}, {}>({}, [](auto x) {{ return ({})(({})x >> {}); }})", e, s.lanes, a, e, stype(s.bits), std::min<int64_t>(amount, s.bits - 1)));
-  else if (s.operation == "USRA" || s.operation == "SSRA") { // (d, d, n, amount): d += n >> amount, lane by lane
-    const int64_t shift = i.imm(3);
-    const std::string shifted = s.operation == "USRA"
-        ? (shift >= s.bits ? std::string("0") : fmt::format("(x >> {})", shift))
-        : fmt::format("({})(({})x >> {})", e, stype(s.bits), std::min<int64_t>(shift, s.bits - 1));
-    set(out, i.reg(0), fmt::format("kiln::rt::v_map2<{}, {}>({}, {}, [](auto acc, auto x) {{ return acc + {}; }})", e, s.lanes,
-                                   vreg(i.reg(1)), vreg(i.reg(2)), shifted));
-  } else if (s.operation == "SHRN") { // narrow: arrangement names the narrow result
+  const std::string_view op = s.operation;
+  auto shift = [&](const char* helper, const std::string& e, int64_t n, const std::string& arguments) {
+    set(out, i.reg(0), fmt::format("kiln::rt::neon::{}<{}, {}, {}>({})", helper, e, s.lanes, n, arguments));
+  };
+  const std::string zero = "kiln::rt::V128{}";
+  if (op == "SHL") shift("shl_n", u, amount, a);
+  else if (op == "USHR") amount >= s.bits ? set(out, i.reg(0), zero) : shift("shr_n", u, amount, a);
+  else if (op == "SSHR") shift("shr_n", sg, std::min<int64_t>(amount, s.bits - 1), a);
+  else if (op == "URSHR") amount >= s.bits ? shift("shr_n", u, s.bits - 1, a) : shift("rounding_shr_n", u, amount, a);
+  else if (op == "SRSHR") amount >= s.bits ? set(out, i.reg(0), zero) : shift("rounding_shr_n", sg, amount, a);
+  else if (op == "USRA" || op == "SSRA") { // (d, d, n, amount): d += n >> amount, lane by lane
+    const int64_t n = i.imm(3);
+    const std::string arguments = vreg(i.reg(1)) + ", " + vreg(i.reg(2));
+    if (op == "USRA" && n >= s.bits) set(out, i.reg(0), fmt::format("kiln::rt::v_half({}, {})", vreg(i.reg(1)), s.full()));
+    else shift("sra_n", op == "USRA" ? u : sg, op == "USRA" ? n : std::min<int64_t>(n, s.bits - 1), arguments);
+  } else if (op == "SHRN") { // narrow: arrangement names the narrow result
     const bool high = s.full();
-    const Register& src = i.reg(high ? 2 : 1);
-    set(out, i.reg(0), fmt::format("kiln::rt::v_narrow<{}, {}, {}>({}, {}, {}, [](auto x) {{ return x >> {}; }})", utype(s.bits * 2), e, 64 / s.bits,
-                                   vreg(i.reg(high ? 1 : 0)), vreg(src), high, i.imm(high ? 3 : 2)));
-  } else if (s.operation == "USHLL" || s.operation == "SSHLL") { // widen: arrangement names the narrow source
-    const bool high = s.full();
-    const std::string narrow = s.operation == "USHLL" ? utype(s.bits) : stype(s.bits);
-    set(out, i.reg(0), fmt::format("kiln::rt::v_widen<{}, {}, {}>({}, {}, [](auto x) {{ return x << {}; }})", narrow,
-                                   s.operation == "USHLL" ? utype(s.bits * 2) : stype(s.bits * 2), 64 / s.bits, a, high, amount));
+    set(out, i.reg(0), fmt::format("kiln::rt::neon::shr_narrow_n<{}, {}>({}, {}, {})", utype(s.bits * 2), i.imm(high ? 3 : 2),
+                                   vreg(i.reg(high ? 1 : 0)), vreg(i.reg(high ? 2 : 1)), high));
+  } else if (op == "USHLL" || op == "SSHLL") { // widen: arrangement names the narrow source
+    set(out, i.reg(0), fmt::format("kiln::rt::neon::shl_long_n<{}, {}>({}, {})", op == "USHLL" ? u : sg, amount, a, s.full()));
   }
 }
 
-void narrow(const Instruction& i, EmitTarget& out) { // XTN (d, n) / XTN2 (d, d, n)
+/// XTN/SQXTN/UQXTN/SQXTUN (d, n) and their "2" forms (d, d, n): the arrangement names the narrow result.
+void narrow(const Instruction& i, EmitTarget& out) {
   Shape s;
   parse(i.opcode, s);
   const bool high = s.full();
-  set(out, i.reg(0), fmt::format("kiln::rt::v_narrow<{}, {}, {}>({}, {}, {}, [](auto x) {{ return x; }})", utype(s.bits * 2), utype(s.bits),
-                                 64 / s.bits, vreg(i.reg(high ? 1 : 0)), vreg(i.reg(high ? 2 : 1)), high));
+  const std::string_view op = s.operation;
+  const char* helper = op == "XTN" ? "extract_narrow" : op == "SQXTUN" ? "sat_narrow_unsigned" : "sat_narrow";
+  const std::string wide = op == "UQXTN" || op == "XTN" ? utype(s.bits * 2) : stype(s.bits * 2);
+  set(out, i.reg(0), fmt::format("kiln::rt::neon::{}<{}>({}, {}, {})", helper, wide, vreg(i.reg(high ? 1 : 0)), vreg(i.reg(high ? 2 : 1)), high));
 }
 
 void duplicate(const Instruction& i, EmitTarget& out) {
   Shape s;
   parse(i.opcode, s);
   const std::string e = utype(s.bits);
-  if (s.suffix == "gpr") set(out, i.reg(0), fmt::format("kiln::rt::v_dup<{}, {}>(({}){})", e, s.lanes, e, read(i.reg(1))));
-  else set(out, i.reg(0), fmt::format("kiln::rt::v_dup<{}, {}>(kiln::rt::v_lane<{}>({}, {}))", e, s.lanes, e, vreg(i.reg(1)), i.imm(2)));
+  if (s.suffix == "gpr") set(out, i.reg(0), fmt::format("kiln::rt::neon::dup<{}, {}>(({}){})", e, s.lanes, e, read(i.reg(1))));
+  else set(out, i.reg(0), fmt::format("kiln::rt::neon::dup<{}, {}>(kiln::rt::v_lane<{}>({}, {}))", e, s.lanes, e, vreg(i.reg(1)), i.imm(2)));
 }
 
 /// DUPi8/16/32/64 (scalar from lane): "mov b0, v1.b[3]".
@@ -208,43 +254,38 @@ void move_to_general(const Instruction& i, EmitTarget& out) { // UMOVvi32 (w, q,
 void extract(const Instruction& i, EmitTarget& out) { // EXTv16i8 (d, n, m, index)
   Shape s;
   parse(i.opcode, s);
-  const int bytes = s.lanes;
-  out.line(fmt::format("{{ uint8_t t_[32]; std::memcpy(t_, &{}, 16); std::memcpy(t_ + {}, &{}, 16); V128 r_{{}}; std::memcpy(&r_, t_ + {}, {}); {} = r_; }}",
-                       vreg(i.reg(1)), bytes, vreg(i.reg(2)), i.imm(3), bytes, vreg(i.reg(0))));
+  set(out, i.reg(0), fmt::format("kiln::rt::neon::ext_n<uint8_t, {}, {}>({}, {})", s.lanes, i.imm(3), vreg(i.reg(1)), vreg(i.reg(2))));
 }
 
 void reverse(const Instruction& i, EmitTarget& out) { // REV16/REV32/REV64 v<arr>: reverse lanes inside each container
   Shape s;
   parse(i.opcode, s);
-  const int container = s.operation == "REV16" ? 2 : s.operation == "REV32" ? 4 : 8;
-  const int lane = s.bits / 8;
-  out.line(fmt::format("{{ const V128 a_ = {}; V128 r_{{}}; for (int k = 0; k < {}; k += {}) for (int j = 0; j < {}; j += {}) std::memcpy(&r_.u8[k + j], &a_.u8[k + {} - {} - j], {}); {} = r_; }}",
-                       vreg(i.reg(1)), s.lanes * lane, container, container, lane, container, lane, lane, vreg(i.reg(0))));
+  std::string helper(s.operation);
+  for (char& c : helper) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  set(out, i.reg(0), fmt::format("kiln::rt::neon::{}<{}, {}>({})", helper, utype(s.bits), s.lanes, vreg(i.reg(1))));
 }
 
 void permute(const Instruction& i, EmitTarget& out) { // UZP1/2 ZIP1/2 TRN1/2 (d, n, m)
   Shape s;
   parse(i.opcode, s);
-  const std::string_view op = s.operation;
-  const int part = op.back() - '1';
-  std::string index; // source lane (in the concatenation n:m) of result lane k; half = lanes / 2
-  if (starts_with(op, "UZP")) index = fmt::format("2 * k + {}", part);
-  else if (starts_with(op, "ZIP")) index = fmt::format("(k & 1 ? {} : 0) + k / 2 + {} * {}", s.lanes, part, s.lanes / 2);
-  else index = fmt::format("(k & 1 ? {} : 0) + (k & ~1) + {}", s.lanes, part);
-  out.line(fmt::format("{{ {} t_[{}]; std::memcpy(t_, &{}, {}); std::memcpy(t_ + {}, &{}, {}); V128 r_{{}}; {} o_[{}]; for (int k = 0; k < {}; ++k) o_[k] = t_[{}]; std::memcpy(&r_, o_, {}); {} = r_; }}",
-                       utype(s.bits), 2 * s.lanes, vreg(i.reg(1)), s.lanes * s.bits / 8, s.lanes, vreg(i.reg(2)), s.lanes * s.bits / 8,
-                       utype(s.bits), s.lanes, s.lanes, index, s.lanes * s.bits / 8, vreg(i.reg(0))));
+  std::string helper(s.operation);
+  for (char& c : helper) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  set(out, i.reg(0), fmt::format("kiln::rt::neon::{}<{}, {}>({}, {})", helper, utype(s.bits), s.lanes, vreg(i.reg(1)), vreg(i.reg(2))));
 }
 
-void table(const Instruction& i, EmitTarget& out) { // TBLv16i8One (d, n, idx) / Two.. (d, list, idx)
+/// TBL (d, list, idx) / TBX (d, d, list, idx) with 1-4 table registers ("TBLv16i8One", "TBXv8i8Two"...).
+void table(const Instruction& i, EmitTarget& out) {
   Shape s;
   parse(i.opcode, s);
-  const Register& list = i.reg(1);
+  const bool extend = s.operation == "TBX";
+  const Register& list = i.reg(extend ? 2 : 1);
   const int count = list.kind == RegKind::vlist ? list.count : 1;
   std::string registers;
   for (int k = 0; k < count; ++k) registers += fmt::format("{}v{}", k ? ", " : "", (list.index + k) % 32);
-  out.line(fmt::format("{{ const kiln::rt::V128 table_[] = {{{}}}; {} = kiln::rt::v_table(table_, {}, {}, {}); }}", registers, vreg(i.reg(0)), count,
-                       vreg(i.reg(2)), s.lanes));
+  const std::string indices = vreg(i.reg(extend ? 3 : 2));
+  const std::string call = extend ? fmt::format("kiln::rt::neon::table_extend<{}, {}>({}, table_, {})", count, s.lanes, vreg(i.reg(1)), indices)
+                                  : fmt::format("kiln::rt::neon::table<{}, {}>(table_, {})", count, s.lanes, indices);
+  out.line(fmt::format("{{ const kiln::rt::V128 table_[] = {{{}}}; {} = {}; }}", registers, vreg(i.reg(0)), call));
 }
 
 /// AdvSIMDExpandImm for the MOVI/MVNI/ORR/BIC forms LLVM names (imm8 + shift operand).
@@ -275,10 +316,10 @@ void move_immediate(const Instruction& i, EmitTarget& out) {
   }
   const std::string e = utype(s.bits);
   if (modify) {
-    const char* how = starts_with(op, "ORR") ? "x | v_" : "x & ~v_";
-    set(out, i.reg(0), fmt::format("kiln::rt::v_map1<{}, {}>({}, [](auto x) {{ const {} v_ = {}; return {}; }})", e, s.lanes, vreg(i.reg(1)), e, hex(lane), how));
+    set(out, i.reg(0), fmt::format("kiln::rt::neon::{}<{}, {}>({}, kiln::rt::neon::dup<{}, {}>(({}){}))", starts_with(op, "ORR") ? "bit_or" : "bit_clear", e,
+                                   s.lanes, vreg(i.reg(1)), e, s.lanes, e, hex(lane)));
   } else {
-    set(out, i.reg(0), fmt::format("kiln::rt::v_dup<{}, {}>(({}){}{})", e, s.lanes, e, invert ? "~" : "", hex(lane)));
+    set(out, i.reg(0), fmt::format("kiln::rt::neon::dup<{}, {}>(({}){}{})", e, s.lanes, e, invert ? "~" : "", hex(lane)));
   }
 }
 
@@ -317,10 +358,10 @@ void accumulate(const Instruction& i, EmitTarget& out) {
   const std::string e = lane_type(s);
   const bool subtract = s.operation == "MLS" || s.operation == "FMLS";
   std::string m = vreg(i.reg(3));
-  if (ends_with(i.opcode, "_indexed")) m = fmt::format("kiln::rt::v_dup<{}, {}>(kiln::rt::v_lane<{}>({}, {}))", e, s.lanes, e, m, i.imm(4));
-  const std::string body = s.is_float ? (subtract ? "std::fma(-y, z, x)" : "std::fma(y, z, x)") : (subtract ? "x - y * z" : "x + y * z");
-  set(out, i.reg(0), fmt::format("kiln::rt::v_map3<{}, {}>({}, {}, {}, [](auto x, auto y, auto z) {{ return {}({}); }})", e, s.lanes, vreg(i.reg(1)),
-                                 vreg(i.reg(2)), m, e, body));
+  if (ends_with(i.opcode, "_indexed")) m = fmt::format("kiln::rt::neon::dup<{}, {}>(kiln::rt::v_lane<{}>({}, {}))", e, s.lanes, e, m, i.imm(4));
+  const std::string arguments = fmt::format("{}, {}, {}", vreg(i.reg(1)), vreg(i.reg(2)), m);
+  if (s.is_float) set(out, i.reg(0), fmt::format("kiln::rt::neon::fused_mla<{}, {}>({}, {})", e, s.lanes, arguments, subtract));
+  else set(out, i.reg(0), fmt::format("kiln::rt::neon::{}<{}, {}>({})", subtract ? "mls" : "mla", e, s.lanes, arguments));
 }
 
 /// Long and wide forms named "<OP>v2i32_v2i64": SMULL/UMULL (d, n, m), SMLAL/UMLAL/SMLSL/UMLSL (d, d, n, m),
@@ -330,17 +371,13 @@ void long_form(const Instruction& i, EmitTarget& out) {
   Shape s;
   parse(op.substr(0, op.find('_')), s);
   const bool high = s.full();
-  const int lanes = 64 / s.bits;
-  const bool sign = op[0] == 'S';
-  const std::string narrow = sign ? stype(s.bits) : utype(s.bits), wide = sign ? stype(s.bits * 2) : utype(s.bits * 2);
+  const std::string narrow = op[0] == 'S' ? stype(s.bits) : utype(s.bits);
   const std::string_view name = s.operation.substr(1); // MULL, MLAL, ADDW...
-  std::string acc = "kiln::rt::V128{}", b, c, body;
-  if (name == "MULL") { b = vreg(i.reg(1)); c = vreg(i.reg(2)); body = "y * z"; }
-  else if (name == "MLAL" || name == "MLSL") { acc = vreg(i.reg(1)); b = vreg(i.reg(2)); c = vreg(i.reg(3)); body = name == "MLAL" ? "x + y * z" : "x - y * z"; }
-  else if (name == "ADDW" || name == "SUBW") { acc = vreg(i.reg(1)); b = vreg(i.reg(2)); c = b; body = name == "ADDW" ? "x + y" : "x - y"; }
-  else { b = vreg(i.reg(1)); c = vreg(i.reg(2)); body = name == "ADDL" ? "y + z" : "y - z"; }
-  set(out, i.reg(0), fmt::format("kiln::rt::v_long<{}, {}, {}>({}, {}, {}, {}, [](auto x, auto y, auto z) {{ (void)x; (void)z; return {}; }})", narrow, wide,
-                                 lanes, acc, b, c, high, body));
+  static const std::map<std::string_view, const char*> helpers = {{"MULL", "mul_long"}, {"MLAL", "mla_long"}, {"MLSL", "mls_long"}, {"ADDW", "add_wide"},
+                                                                  {"SUBW", "sub_wide"}, {"ADDL", "add_long"}, {"SUBL", "sub_long"}};
+  std::string arguments;
+  for (size_t k = 1; k < i.operands.size(); ++k) arguments += vreg(i.reg(k)) + ", ";
+  set(out, i.reg(0), fmt::format("kiln::rt::neon::{}<{}>({}{})", helpers.at(name), narrow, arguments, high));
 }
 
 void fp_move_immediate(const Instruction& i, EmitTarget& out) { // FMOVv2f64_ns / v4f32_ns / v2f32_ns (d, imm8)
@@ -350,25 +387,27 @@ void fp_move_immediate(const Instruction& i, EmitTarget& out) { // FMOVv2f64_ns 
   const int exponent = static_cast<int>(((imm8 >> 4) & 7) ^ 4) - 3;
   double value = (16.0 + (imm8 & 15)) / 16.0 * std::ldexp(1.0, exponent);
   if (imm8 & 0x80) value = -value;
-  set(out, i.reg(0), fmt::format("kiln::rt::v_dup<{}, {}>(({}){:.17g})", lane_type(s), s.lanes, lane_type(s), value));
+  set(out, i.reg(0), fmt::format("kiln::rt::neon::dup<{}, {}>(({}){:.17g})", lane_type(s), s.lanes, lane_type(s), value));
 }
 
-void convert_vector(const Instruction& i, EmitTarget& out) { // SCVTF/UCVTF/FCVTZS/FCVTZU v2f64/v4f32/v2f32 (d, n)
+/// SCVTF/UCVTF/FCVTZS/FCVTZU v2f64/v4f32/v2f32 (d, n). FCVTZU stays a plain lane loop: SIMDe 0.7.4's SSE2
+/// vcvtq_u32_f32 gives 0x80000000 for [2^31, 2^32) and vcvtq_u64_f64 gives 2^63 for [2^63, 2^64).
+void convert_vector(const Instruction& i, EmitTarget& out) {
   Shape s;
   parse(i.opcode, s);
   const std::string f = ftype(s.bits), u = utype(s.bits), sg = stype(s.bits);
-  std::string body;
-  if (s.operation == "SCVTF") body = fmt::format("kiln::rt::f{}_bits(({})({})x)", s.bits, f, sg);
-  else if (s.operation == "UCVTF") body = fmt::format("kiln::rt::f{}_bits(({})x)", s.bits, f);
-  else if (s.operation == "FCVTZS") body = fmt::format("({})kiln::rt::fp_to_int<{}>(std::trunc(kiln::rt::bits_to_f{}(x)))", u, sg, s.bits);
-  else body = fmt::format("kiln::rt::fp_to_int<{}>(std::trunc(kiln::rt::bits_to_f{}(x)))", u, s.bits);
-  set(out, i.reg(0), fmt::format("kiln::rt::v_map1<{}, {}>({}, [](auto x) {{ return {}; }})", u, s.lanes, vreg(i.reg(1)), body));
+  const std::string a = vreg(i.reg(1));
+  if (s.operation == "SCVTF") set(out, i.reg(0), fmt::format("kiln::rt::neon::to_float<{}, {}>({})", sg, s.lanes, a));
+  else if (s.operation == "UCVTF") set(out, i.reg(0), fmt::format("kiln::rt::neon::to_float<{}, {}>({})", u, s.lanes, a));
+  else if (s.operation == "FCVTZS") set(out, i.reg(0), fmt::format("kiln::rt::neon::to_signed<{}, {}>({})", f, s.lanes, a));
+  else
+    set(out, i.reg(0), fmt::format("kiln::rt::v_map1<{}, {}>({}, [](auto x) {{ return kiln::rt::fp_to_int<{}>(std::trunc(kiln::rt::bits_to_f{}(x))); }})", u,
+                                   s.lanes, a, u, s.bits));
 }
 
 void fp_narrow(const Instruction& i, EmitTarget& out) { // FCVTNv2i32 (d, n) / FCVTNv4i32 (d, d, n): doubles to floats
   const bool high = i.opcode == "FCVTNv4i32";
-  set(out, i.reg(0), fmt::format("kiln::rt::v_narrow<uint64_t, uint32_t, 2>({}, {}, {}, [](auto x) {{ return kiln::rt::f32_bits((float)kiln::rt::bits_to_f64(x)); }})",
-                                 vreg(i.reg(high ? 1 : 0)), vreg(i.reg(high ? 2 : 1)), high));
+  set(out, i.reg(0), fmt::format("kiln::rt::neon::narrow_double({}, {}, {})", vreg(i.reg(high ? 1 : 0)), vreg(i.reg(high ? 2 : 1)), high));
 }
 
 void scalar_shift(const Instruction& i, EmitTarget& out) { // SHLd / USHRd / SSHRd (d, n, amount)
@@ -411,28 +450,37 @@ void register_simd(Registry& r) {
   auto add = [&](std::string name, Handler h) { names.push_back(std::move(name)); r[names.back()] = h; };
   const char* int_arrangements[] = {"v8i8", "v16i8", "v4i16", "v8i16", "v2i32", "v4i32", "v1i64", "v2i64"};
   const char* float_arrangements[] = {"v2f32", "v4f32", "v2f64"};
-  for (const auto& [name, expr] : binary_ops()) {
-    const bool is_float = name[0] == 'F';
-    if (is_float) for (const char* a : float_arrangements) add(std::string(name) + a, lanewise);
-    else for (const char* a : int_arrangements) add(std::string(name) + a, lanewise);
+  const char* bhs_arrangements[] = {"v8i8", "v16i8", "v4i16", "v8i16", "v2i32", "v4i32"};
+  const char* bytes[] = {"v8i8", "v16i8"};
+  auto add_neon = [&](const std::map<std::string_view, Neon>& ops, const char* suffix, bool vector_64 = true) {
+    for (const auto& [name, op] : ops) {
+      if (op.kind == Kind::F) { for (const char* a : float_arrangements) add(std::string(name) + a + suffix, lanewise); continue; }
+      for (const char* a : bhs_arrangements) add(std::string(name) + a + suffix, lanewise);
+      if (op.has_64) { add(std::string(name) + "v2i64" + suffix, lanewise); if (vector_64) add(std::string(name) + "v1i64" + suffix, lanewise); }
+    }
+  };
+  add_neon(binary_neon(), "");
+  for (const auto& [name, expr] : binary_plain_fp()) for (const char* a : float_arrangements) add(std::string(name) + a, lanewise);
+  add_neon(pairwise_neon(), "", false);
+  for (const auto& [name, expr] : pairwise_plain_fp()) for (const char* a : float_arrangements) add(std::string(name) + a, lanewise);
+  add_neon(zero_compare_neon(), "rz");
+  for (const auto& [name, op] : reduce_neon()) for (const char* a : {"v8i8", "v16i8", "v4i16", "v8i16", "v4i32"}) add(std::string(name) + a + "v", lanewise);
+  for (const auto& [name, op] : unary_neon()) {
+    if (op.kind == Kind::F) for (const char* a : float_arrangements) add(std::string(name) + a, lanewise);
+    else if (name == "NOT" || name == "CNT" || name == "RBIT") for (const char* a : bytes) add(std::string(name) + a, lanewise);
+    else {
+      for (const char* a : bhs_arrangements) add(std::string(name) + a, lanewise);
+      if (op.has_64) { add(std::string(name) + "v2i64", lanewise); add(std::string(name) + "v1i64", lanewise); }
+    }
   }
-  for (const auto& [name, expr] : pairwise_ops())
-    for (const char* a : name[0] == 'F' ? std::vector<const char*>{"v2f32", "v4f32", "v2f64"} : std::vector<const char*>{"v8i8", "v16i8", "v4i16", "v8i16", "v2i32", "v4i32", "v2i64"})
-      add(std::string(name) + a, lanewise);
-  for (const auto& [name, expr] : zero_compare_ops())
-    for (const char* a : int_arrangements) add(std::string(name) + a + "rz", lanewise);
-  for (const auto& [name, expr] : reduce_ops())
-    for (const char* a : {"v8i8", "v16i8", "v4i16", "v8i16", "v4i32"}) add(std::string(name) + a + "v", lanewise);
-  for (const char* a : {"v8i8", "v16i8"}) { add(std::string("NOT") + a, lanewise); add(std::string("CNT") + a, lanewise); add(std::string("RBIT") + a, lanewise); }
-  for (const char* a : int_arrangements) { add(std::string("NEG") + a, lanewise); add(std::string("ABS") + a, lanewise); }
-  for (const char* a : float_arrangements) { add(std::string("FNEG") + a, lanewise); add(std::string("FABS") + a, lanewise); add(std::string("FSQRT") + a, lanewise); }
-  for (const char* a : {"v8i8", "v16i8"}) for (const char* op : {"BSL", "BIT", "BIF"}) add(std::string(op) + a, bitwise_select);
-  for (const char* a : int_arrangements) for (const char* op : {"SHL", "USHR", "SSHR", "USRA", "SSRA"}) add(std::string(op) + a + "_shift", shift_immediate);
+  for (const auto& [name, expr] : unary_plain_fp()) for (const char* a : float_arrangements) add(std::string(name) + a, lanewise);
+  for (const char* a : bytes) for (const char* op : {"BSL", "BIT", "BIF"}) add(std::string(op) + a, bitwise_select);
+  for (const char* a : int_arrangements) for (const char* op : {"SHL", "USHR", "SSHR", "USRA", "SSRA", "URSHR", "SRSHR"}) add(std::string(op) + a + "_shift", shift_immediate);
   for (const char* a : {"v8i8", "v16i8", "v4i16", "v8i16", "v2i32", "v4i32"}) {
     add(std::string("SHRN") + a + "_shift", shift_immediate);
     add(std::string("USHLL") + a + "_shift", shift_immediate);
     add(std::string("SSHLL") + a + "_shift", shift_immediate);
-    add(std::string("XTN") + a, narrow);
+    for (const char* op : {"XTN", "SQXTN", "UQXTN", "SQXTUN"}) add(std::string(op) + a, narrow);
   }
   for (const char* a : {"v8i8", "v16i8", "v4i16", "v8i16", "v2i32", "v4i32", "v2i64"}) { add(std::string("DUP") + a + "gpr", duplicate); add(std::string("DUP") + a + "lane", duplicate); }
   for (const char* name : {"DUPi8", "DUPi16", "DUPi32", "DUPi64"}) add(name, duplicate_scalar);
@@ -440,14 +488,16 @@ void register_simd(Registry& r) {
   for (const char* name : {"SMOVvi8to32", "SMOVvi8to64", "SMOVvi16to32", "SMOVvi16to64", "SMOVvi32to64", "SMOVvi8to32_idx0", "SMOVvi16to32_idx0", "SMOVvi32to64_idx0"}) add(name, move_to_general);
   add("EXTv8i8", extract);
   add("EXTv16i8", extract);
-  for (const char* a : {"v8i8", "v16i8", "v4i16", "v8i16", "v2i32", "v4i32"}) for (const char* op : {"REV64", "REV32", "REV16"}) add(std::string(op) + a, reverse);
+  for (const char* a : bhs_arrangements) add(std::string("REV64") + a, reverse);
+  for (const char* a : {"v8i8", "v16i8", "v4i16", "v8i16"}) add(std::string("REV32") + a, reverse);
+  for (const char* a : bytes) add(std::string("REV16") + a, reverse);
   for (const char* a : {"v8i8", "v16i8", "v4i16", "v8i16", "v2i32", "v4i32", "v2i64"}) for (const char* op : {"UZP1", "UZP2", "ZIP1", "ZIP2", "TRN1", "TRN2"}) add(std::string(op) + a, permute);
-  for (const char* count : {"One", "Two", "Three", "Four"}) for (const char* a : {"v8i8", "v16i8"}) add(std::string("TBL") + a + count, table);
+  for (const char* count : {"One", "Two", "Three", "Four"}) for (const char* a : bytes) { add(std::string("TBL") + a + count, table); add(std::string("TBX") + a + count, table); }
   for (const char* name : {"MOVIv8b_ns", "MOVIv16b_ns", "MOVIv2i32", "MOVIv4i32", "MOVIv4i16", "MOVIv8i16", "MOVIv2d_ns", "MOVID", "MVNIv2i32",
                            "MVNIv4i32", "MVNIv4i16", "MVNIv8i16", "ORRv2i32", "ORRv4i32", "ORRv4i16", "ORRv8i16", "BICv2i32", "BICv4i32", "BICv4i16", "BICv8i16",
                            "MOVIv2s_msl", "MOVIv4s_msl", "MVNIv2s_msl", "MVNIv4s_msl"})
     add(name, move_immediate);
-  for (const char* a : int_arrangements) for (const char* op : {"MLA", "MLS"}) add(std::string(op) + a, accumulate);
+  for (const char* a : bhs_arrangements) for (const char* op : {"MLA", "MLS"}) add(std::string(op) + a, accumulate);
   for (const char* a : float_arrangements) for (const char* op : {"FMLA", "FMLS"}) add(std::string(op) + a, accumulate);
   for (const char* name : {"FMLAv2i32_indexed", "FMLAv4i32_indexed", "FMLAv2i64_indexed", "FMLSv2i32_indexed", "FMLSv4i32_indexed", "FMLSv2i64_indexed"}) add(name, accumulate);
   for (const char* op : {"SMULL", "UMULL", "SMLAL", "UMLAL", "SMLSL", "UMLSL", "SADDW", "UADDW", "SSUBW", "USUBW", "SADDL", "UADDL", "SSUBL", "USUBL"})

@@ -166,7 +166,7 @@ inline auto sat_narrow_unsigned(simde_int32x4_t a) { return simde_vqmovun_s32(a)
 inline auto sat_narrow_unsigned(simde_int64x2_t a) { return simde_vqmovun_s64(a); }
 // Floating point: what SIMDe computes exactly as AArch64 does apart from NaN results (fixed up below).
 KILN_NEON_F(KILN_NEON_FN2, add, add) KILN_NEON_F(KILN_NEON_FN2, sub, sub) KILN_NEON_F(KILN_NEON_FN2, mul, mul)
-KILN_NEON_F(KILN_NEON_FN2, pairwise_add, padd)
+KILN_NEON_F(KILN_NEON_FN2, pairwise_add, padd) KILN_NEON_F(KILN_NEON_FN2, equal, ceq)
 #if defined(__FMA__)
 KILN_NEON_F(KILN_NEON_FN3, fused_mla, fma)
 #endif
@@ -365,11 +365,11 @@ template <int Count, int Lanes> inline V128 table_extend(const V128& d, const V1
 /// out NaN from SIMDe is recomputed by `reference` (the rare path: one compare per vector otherwise).
 template <typename E, int N, typename Reference>
 inline V128 fix_nan_lanes(V128 r, Reference reference) {
+  // r == r lane by lane (SIMDe's vceq: one compare); all ones in every lane means no NaN.
+  const V128 ordered = put(op::equal(get<E, N>(r), get<E, N>(r)));
+  if ((ordered.u64[0] & (N * sizeof(E) == 16 ? ordered.u64[1] : ~uint64_t{0})) == ~uint64_t{0}) [[likely]] return r;
   E lanes[16 / sizeof(E)];
   std::memcpy(lanes, &r, 16);
-  bool any = false;
-  for (int i = 0; i < N; ++i) any |= lanes[i] != lanes[i];
-  if (!any) [[likely]] return r;
   for (int i = 0; i < N; ++i)
     if (lanes[i] != lanes[i]) lanes[i] = reference(i);
   std::memcpy(&r, lanes, 16);

@@ -240,7 +240,7 @@ std::optional<JumpTable> ProgramImage::gp_relative_table(uint32_t at, const Func
   JumpTable table;
   table.jump_address = at;
   table.table_address = *page + static_cast<uint32_t>(lo + entry_offset);
-  // The bound: `sll scaled, index, 2` and before it `sltiu t, index, N`. Without it the entries are read while
+  // The bound: `sll scaled, index, 2` and before it `sltiu t, index, N` (or `andi index, x, N - 1`). Without it the entries are read while
   // they stay inside the function (a neighbouring table's entries only add unused cases).
   uint32_t count = 0;
   unsigned index_reg = 32;
@@ -251,6 +251,9 @@ std::optional<JumpTable> ProgramImage::gp_relative_table(uint32_t at, const Func
       index_reg = r3000::field_rt(k.word);
     else if (index_reg != 32 && k.opcode == Opcode::sltiu && r3000::field_rs(k.word) == index_reg) {
       count = r3000::field_imm(k.word);
+      break;
+    } else if (index_reg != 32 && k.opcode == Opcode::andi && r3000::field_rt(k.word) == index_reg) {
+      count = r3000::field_imm(k.word) + 1; // `andi index, n, 7`: eight entries (glibc's word copy loops)
       break;
     }
   }

@@ -249,3 +249,74 @@ TEST_CASE("mips32r2: MADD/MSUB accumulate into HI:LO, SC stores and reports succ
   CHECK(bus.read32(0x100) == 0x11223344u);
   CHECK(c.gpr[3] == 1u);
 }
+
+namespace {
+void set_double(r3000::Cpu& c, unsigned f, uint64_t bits) {
+  c.fpr[f] = static_cast<uint32_t>(bits);
+  c.fpr[f + 1] = static_cast<uint32_t>(bits >> 32);
+}
+uint64_t double_bits(const r3000::Cpu& c, unsigned f) { return uint64_t{c.fpr[f + 1]} << 32 | c.fpr[f]; }
+constexpr uint32_t fmt_d = 1u << 21; // fmt D (11h) instead of the row's S (10h)
+} // namespace
+
+// Expectations from IEEE 754 and the MIPS32 manual (FCSR: Cause bits 12-17, Flags bits 2-6, each I U O Z V from
+// the low bit; FCC0 = bit 23; legacy NaN: default NaN 7FF7FFFF_FFFFFFFF; conversions of NaN/overflow give 7FFFFFFFh).
+TEST_CASE("mips32r2: COP1 arithmetic, compares, conversions and FCSR", "[mips][semantics]") {
+  RamBus<Variant::mips32r2> bus;
+  r3000::Cpu c;
+  set_double(c, 2, 0x3FF8000000000000ull); // 1.5
+  set_double(c, 4, 0x4002000000000000ull); // 2.25
+  set_double(c, 14, 0x4202A05F20000000ull); // 1e10
+  run(c, bus, {
+      assemble(Opcode::fadd, {.rt = 4, .rd = 2, .sa = 6}) | fmt_d,  // f6 = 1.5 + 2.25 = 3.75 (exact)
+  });
+  CHECK(double_bits(c, 6) == 0x400E000000000000ull);
+  CHECK(c.fcsr == 0);
+  run(c, bus, {assemble(Opcode::fdiv, {.rt = 4, .rd = 2, .sa = 8}) | fmt_d}); // 1.5 / 2.25 = 2/3: inexact
+  CHECK(double_bits(c, 8) == 0x3FE5555555555555ull);
+  CHECK(c.fcsr == (1u << 12 | 1u << 2));
+  run(c, bus, {
+      assemble(Opcode::fsub, {.rt = 2, .rd = 2, .sa = 10}) | fmt_d, // f10 = 0; Cause cleared, Flags kept
+      assemble(Opcode::fdiv, {.rt = 10, .rd = 10, .sa = 12}) | fmt_d, // 0 / 0: invalid, the default NaN
+  });
+  CHECK(double_bits(c, 10) == 0);
+  CHECK(double_bits(c, 12) == 0x7FF7FFFFFFFFFFFFull);
+  CHECK(c.fcsr == (1u << 16 | 1u << 6 | 1u << 2));
+  // Compares: C.EQ (cond 2) is quiet on a quiet NaN, C.LT (cond 12) signals; C.UN (cond 1) sets FCC0.
+  c.fcsr = 0;
+  run(c, bus, {assemble(Opcode::c_cond, {.rt = 2, .rd = 12}) | fmt_d | 2});
+  CHECK(c.fcsr == 0);
+  run(c, bus, {assemble(Opcode::c_cond, {.rt = 2, .rd = 12}) | fmt_d | 12});
+  CHECK(c.fcsr == (1u << 16 | 1u << 6));
+  run(c, bus, {assemble(Opcode::c_cond, {.rt = 2, .rd = 12}) | fmt_d | 1});
+  CHECK(c.fcsr == (1u << 23 | 1u << 6));
+  // MOVT $3, $4, $fcc0 moves (FCC0 = 1); BC1F is not taken, BC1T is.
+  c.gpr[4] = 0xABCD;
+  run(c, bus, {assemble(Opcode::movcf, {.rs = 4, .rt = 1, .rd = 3})});
+  CHECK(c.gpr[3] == 0xABCD);
+  // TRUNC.W.D of 1e10 overflows: invalid, 7FFFFFFFh; of 2/3: 0, inexact. CVT.D.W of -7 is exact.
+  c.fcsr = 0;
+  run(c, bus, {assemble(Opcode::trunc_w, {.rd = 14, .sa = 16}) | fmt_d});
+  CHECK(c.fpr[16] == 0x7FFFFFFFu);
+  CHECK(c.fcsr == (1u << 16 | 1u << 6));
+  run(c, bus, {assemble(Opcode::trunc_w, {.rd = 8, .sa = 16}) | fmt_d});
+  CHECK(c.fpr[16] == 0);
+  CHECK((c.fcsr >> 12 & 0x3F) == 1);
+  c.fpr[18] = static_cast<uint32_t>(-7);
+  run(c, bus, {assemble(Opcode::cvt_d, {.rd = 18, .sa = 20}) | 0x00800000}); // fmt W (14h)
+  CHECK(double_bits(c, 20) == 0xC01C000000000000ull);
+  // Rounding mode: 1/3 in single is 3EAAAAABh to nearest, 3EAAAAAAh toward zero (RM = 1).
+  c.fpr[22] = 0x3F800000u; // 1.0f
+  c.fpr[24] = 0x40400000u; // 3.0f
+  run(c, bus, {assemble(Opcode::fdiv, {.rt = 24, .rd = 22, .sa = 26})});
+  CHECK(c.fpr[26] == 0x3EAAAAABu);
+  c.gpr[5] = 1;
+  run(c, bus, {assemble(Opcode::ctc1, {.rt = 5, .rd = 31}), assemble(Opcode::fdiv, {.rt = 24, .rd = 22, .sa = 26})});
+  CHECK(c.fpr[26] == 0x3EAAAAAAu);
+  CHECK((c.fcsr & 3) == 1);
+  // MTHC1/MFHC1 with FR = 0: the odd register of the pair.
+  c.gpr[6] = 0x40090000u;
+  run(c, bus, {assemble(Opcode::mthc1, {.rt = 6, .rd = 28}), assemble(Opcode::mfhc1, {.rt = 7, .rd = 28})});
+  CHECK(c.fpr[29] == 0x40090000u);
+  CHECK(c.gpr[7] == 0x40090000u);
+}

@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "recompiler/emit/cpp_text.h"
 #include "runtime/core/r3000_ops.h"
 
 namespace kiln::mips {
@@ -50,15 +51,6 @@ bool is_transfer(const Instruction& i) {
   if (!i.decoded) return false;
   const Flow f = i.encoding().flow;
   return f != Flow::none && f != Flow::trap;
-}
-
-std::string escape(std::string_view text) {
-  std::string s;
-  for (char ch : text) {
-    if (ch == '"' || ch == '\\') s += '\\';
-    s += ch;
-  }
-  return s;
 }
 
 class Writer {
@@ -126,7 +118,7 @@ private:
 
   void untranslatable(uint32_t a, uint32_t word, const std::string& why) {
     untranslated_.push_back(UntranslatedWord{a, word, why, f_.start});
-    out_ += fmt::format("  kiln_platform::untranslated(m, {:#010x}u, {:#010x}u, \"{}\");\n", a, word, escape(why));
+    out_ += fmt::format("  kiln_platform::untranslated(m, {:#010x}u, {:#010x}u, \"{}\");\n", a, word, emit::escape_string_literal(why));
   }
 
   /// Control leaves for `target` (a tail call to another function, or through the table), then this returns.

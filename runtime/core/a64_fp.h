@@ -65,7 +65,8 @@ inline void fp_write_fpsr(Cpu* c, uint64_t value) {
   if (value & fpsr_ieee_flags) std::feraiseexcept(fp_host_exceptions(value));
 }
 
-inline void fp_raise(int host_exceptions) { std::feraiseexcept(host_exceptions); }
+/// Raising is the rare path: kept out of line so the checks around it stay small enough to inline.
+[[gnu::cold, gnu::noinline]] inline void fp_raise(int host_exceptions) { std::feraiseexcept(host_exceptions); }
 
 template <typename F>
 inline bool fp_is_signaling_nan(F value) {
@@ -79,7 +80,7 @@ inline bool fp_is_signaling_nan(F value) {
 
 /// FCMP: NZCV as Arm's FPCompare; Invalid for a signalling NaN (FCMP) or any NaN (FCMPE, signalling compare).
 template <typename F>
-inline void fp_compare_flags(F a, F b, bool signaling, uint32_t& n, uint32_t& z, uint32_t& c, uint32_t& v) {
+[[gnu::always_inline]] inline void fp_compare_flags(F a, F b, bool signaling, uint32_t& n, uint32_t& z, uint32_t& c, uint32_t& v) {
   if (std::isnan(a) || std::isnan(b)) [[unlikely]] {
     if (signaling || fp_is_signaling_nan(a) || fp_is_signaling_nan(b)) fp_raise(FE_INVALID);
     n = 0; z = 0; c = 1; v = 1;
@@ -99,7 +100,7 @@ inline F fp_round_even(F value) {
 /// NaN gives 0 and out-of-range values saturate, both raising Invalid alone; otherwise Inexact when rounding
 /// changed the value. (The host's own conversion saturates differently and flags differently, so it is not used.)
 template <typename I, typename F>
-inline I fp_convert_to_int(F rounded, F value) {
+[[gnu::always_inline]] inline I fp_convert_to_int(F rounded, F value) {
   constexpr int bits = sizeof(I) * 8;
   const F lo = std::is_signed_v<I> ? -std::ldexp(F(1), bits - 1) : F(0);
   const F hi = std::ldexp(F(1), std::is_signed_v<I> ? bits - 1 : bits);

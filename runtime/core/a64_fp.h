@@ -14,6 +14,7 @@
 #include <xmmintrin.h>
 #endif
 
+#include "runtime/core/a64_ops.h" // fp_is_signaling
 #include "runtime/core/cpu.h"
 
 namespace kiln::rt {
@@ -68,21 +69,11 @@ inline void fp_write_fpsr(Cpu* c, uint64_t value) {
 /// Raising is the rare path: kept out of line so the checks around it stay small enough to inline.
 [[gnu::cold, gnu::noinline]] inline void fp_raise(int host_exceptions) { std::feraiseexcept(host_exceptions); }
 
-template <typename F>
-inline bool fp_is_signaling_nan(F value) {
-  if (!std::isnan(value)) return false;
-  using Bits = std::conditional_t<sizeof(F) == 4, uint32_t, uint64_t>;
-  Bits bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  constexpr Bits quiet = Bits{1} << (std::numeric_limits<F>::digits - 2);
-  return (bits & quiet) == 0;
-}
-
 /// FCMP: NZCV as Arm's FPCompare; Invalid for a signalling NaN (FCMP) or any NaN (FCMPE, signalling compare).
 template <typename F>
 [[gnu::always_inline]] inline void fp_compare_flags(F a, F b, bool signaling, uint32_t& n, uint32_t& z, uint32_t& c, uint32_t& v) {
   if (std::isnan(a) || std::isnan(b)) [[unlikely]] {
-    if (signaling || fp_is_signaling_nan(a) || fp_is_signaling_nan(b)) fp_raise(FE_INVALID);
+    if (signaling || fp_is_signaling(a) || fp_is_signaling(b)) fp_raise(FE_INVALID);
     n = 0; z = 0; c = 1; v = 1;
   } else if (a == b) { n = 0; z = 1; c = 1; v = 0; }
   else if (a < b) { n = 1; z = 0; c = 0; v = 0; }

@@ -88,6 +88,14 @@ Translation translate_graphics(std::span<const uint8_t> bytes, Arch arch, std::s
     interface.stage = spirv::GraphicsStage::geometry;
     interface.geometry = geometry_interface(header, options.geometry_input, name);
   }
+  if (header.stage == sass::sm5x::ShaderStage::tessellation_init || header.stage == sass::sm5x::ShaderStage::tessellation) {
+    const bool control = header.stage == sass::sm5x::ShaderStage::tessellation_init;
+    interface.stage = control ? spirv::GraphicsStage::tess_control : spirv::GraphicsStage::tess_evaluation;
+    interface.tessellation = options.tessellation;
+    // SPH CommonWord2 ThreadsPerInputPrimitive: the control program's output patch size (nouveau writes the
+    // output patch size there; 0 reads as 1, as for a geometry program's invocations).
+    if (control) interface.tessellation.output_vertices = std::max<uint32_t>(header.threads_per_input_primitive, 1);
+  }
   result.stage = interface.stage;
   spirv::GraphicsOptions backend = options.backend;
   backend.zero_registers = options.zero_registers;

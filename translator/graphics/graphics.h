@@ -30,6 +30,9 @@ struct TranslateOptions {
   spirv::GraphicsOptions backend;   ///< descriptor array sizes, debug names
   /// A geometry program's input primitive: draw state, not in the program (the output comes from its SPH).
   spirv::GeometryInput geometry_input = spirv::GeometryInput::triangles;
+  /// A tessellation evaluation program's domain, spacing, winding and point mode: draw state on Maxwell
+  /// (SET_TESSELLATION_PARAMETERS), not in the program. Default: triangles, equal spacing, counter-clockwise.
+  spirv::TessellationInterface tessellation;
 };
 
 struct Translation {

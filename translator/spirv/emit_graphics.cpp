@@ -108,6 +108,7 @@ uint32_t GraphicsEmitter::input_variable(uint32_t address) {
 }
 
 uint32_t GraphicsEmitter::load_attribute(uint32_t address) {
+  if (const std::optional<uint32_t> value = load_stage_attribute(address)) return *value;
   const uint32_t variable = input_variable(address);
   const uint32_t pointer = builder().op(spv::Op::OpAccessChain, builder().type_pointer(spv::StorageClass::Input, f32_type()),
                                         {variable, core_.const_u32((address / 4) % 4)});
@@ -121,7 +122,11 @@ uint32_t GraphicsEmitter::output_pointer(uint32_t target) {
     if (target == kFragDepthOutput) return outputs_.at(kFragDepthOutput);
     return builder().op(spv::Op::OpAccessChain, float_pointer, {outputs_.at(target / 4), core_.const_u32(target % 4)});
   }
+  if (target & kPatchAttributeFlag) return patch_pointer(target & ~kPatchAttributeFlag, spv::StorageClass::Output);
   if (is_scalar_output(target)) return outputs_.at(target);
+  if (interface_.stage == GraphicsStage::tess_control) { // the invocation's own output vertex
+    return builder().op(spv::Op::OpAccessChain, float_pointer, {outputs_.at(target & ~0xfu), invocation_id(), core_.const_u32((target / 4) % 4)});
+  }
   return builder().op(spv::Op::OpAccessChain, float_pointer, {outputs_.at(target & ~0xfu), core_.const_u32((target / 4) % 4)});
 }
 
@@ -186,11 +191,17 @@ void GraphicsEmitter::reset_outputs() {
   const uint32_t one = b.constant(f32_type(), 0x3f800000u, 32);
   const uint32_t unwritten = b.op(spv::Op::OpCompositeConstruct, vec4_type(), {zero, zero, zero, one});
   for (const auto& [key, variable] : outputs_) {
-    if (!is_scalar_output(key)) b.op_void(spv::Op::OpStore, {variable, unwritten});
+    if (is_scalar_output(key)) continue;
+    if (interface_.stage == GraphicsStage::tess_control) {
+      b.op_void(spv::Op::OpStore, {b.op(spv::Op::OpAccessChain, b.type_pointer(spv::StorageClass::Output, vec4_type()), {variable, invocation_id()}), unwritten});
+    } else {
+      b.op_void(spv::Op::OpStore, {variable, unwritten});
+    }
   }
 }
 
 void GraphicsEmitter::declare_vertex_output(uint32_t target) {
+  if (target & kPatchAttributeFlag) return; // patch outputs are declared where they are written
   const uint32_t key = is_scalar_output(target) ? target : target & ~0xfu;
   if (outputs_.count(key)) return;
   const bool point_size = target == kPointSize, integer = target == kLayer || target == kViewportIndex;
@@ -206,7 +217,11 @@ void GraphicsEmitter::declare_vertex_output(uint32_t target) {
       builder().capability(spv::Capability::MultiViewport);
     }
   }
-  const uint32_t type = point_size ? f32_type() : integer ? core_.u32_type() : vec4_type();
+  uint32_t type = point_size ? f32_type() : integer ? core_.u32_type() : vec4_type();
+  if (interface_.stage == GraphicsStage::tess_control) {
+    if (point_size || integer) throw Error(fmt::format("graphics backend: a tessellation control program writing a[{:#x}] is not supported", target));
+    type = builder().type_array(type, interface_.tessellation.output_vertices); // one element per output vertex
+  }
   const uint32_t variable = builder().variable(builder().type_pointer(spv::StorageClass::Output, type), spv::StorageClass::Output);
   if (point_size) builder().decorate(variable, spv::Decoration::BuiltIn, {static_cast<uint32_t>(spv::BuiltIn::PointSize)});
   else if (target == kLayer) builder().decorate(variable, spv::Decoration::BuiltIn, {static_cast<uint32_t>(spv::BuiltIn::Layer)});
@@ -274,10 +289,11 @@ std::vector<uint32_t> GraphicsEmitter::emit() {
   if (!core_.terminated_) core_.terminate(spv::Op::OpReturn, {});
   b.op_void(spv::Op::OpFunctionEnd, {});
 
-  const bool geometry = interface_.stage == GraphicsStage::geometry;
-  b.entry_point(fragment ? spv::ExecutionModel::Fragment : geometry ? spv::ExecutionModel::Geometry : spv::ExecutionModel::Vertex,
-                core_.main_function_, "main", core_.interface_);
-  if (geometry) declare_geometry_modes();
+  static constexpr spv::ExecutionModel models[] = {spv::ExecutionModel::Vertex, spv::ExecutionModel::Fragment, spv::ExecutionModel::Geometry,
+                                                   spv::ExecutionModel::TessellationControl, spv::ExecutionModel::TessellationEvaluation};
+  b.entry_point(models[static_cast<size_t>(interface_.stage)], core_.main_function_, "main", core_.interface_);
+  if (interface_.stage == GraphicsStage::geometry) declare_geometry_modes();
+  if (tessellation_stage()) declare_tessellation_modes();
   if (fragment) {
     b.execution_mode(core_.main_function_, spv::ExecutionMode::OriginUpperLeft);
     if (outputs_.count(kFragDepthOutput)) b.execution_mode(core_.main_function_, spv::ExecutionMode::DepthReplacing);

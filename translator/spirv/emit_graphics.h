@@ -19,7 +19,7 @@
 
 namespace kiln::spirv {
 
-enum class GraphicsStage : uint8_t { vertex, fragment, geometry };
+enum class GraphicsStage : uint8_t { vertex, fragment, geometry, tess_control, tess_evaluation };
 enum class Interpolation : uint8_t { perspective, linear, flat };
 
 /// A geometry stage's primitives. The input primitive is draw state (the topology the draw uses), not part of the
@@ -38,6 +38,27 @@ constexpr uint32_t geometry_input_vertices(GeometryInput input) {
   return counts[static_cast<size_t>(input)];
 }
 
+/// Tessellation: the domain, spacing and winding are draw state on Maxwell (SET_TESSELLATION_PARAMETERS), so the
+/// evaluation stage takes them from the caller; the control stage's output patch size comes from its header.
+enum class TessellationDomain : uint8_t { isolines, triangles, quads };
+enum class TessellationSpacing : uint8_t { equal, fractional_odd, fractional_even };
+struct TessellationInterface {
+  TessellationDomain domain = TessellationDomain::triangles;
+  TessellationSpacing spacing = TessellationSpacing::equal;
+  bool counter_clockwise = true;
+  bool point_mode = false;
+  uint32_t output_vertices = 1; ///< control stage: vertices of the output patch
+};
+/// Per-vertex input arrays of the tessellation stages have the largest patch size (the draw's patch size is not
+/// part of the program); the vertex register of ALD indexes them.
+inline constexpr uint32_t kMaxPatchVertices = 32;
+
+/// LoadAttribute/StoreAttribute immediates beyond the attribute space (the lowering's side of the contract):
+/// ALD.P/AST.P name patch attributes (a[0x00..0x0c] TessLevelOuter[0..3], a[0x10..0x14] TessLevelInner[0..1],
+/// a[0x20 + 16n] patch generic n, as nouveau and yuzu address them), and S2R SR_INVOCATION_ID reads a built-in.
+inline constexpr uint32_t kPatchAttributeFlag = 0x1000;
+inline constexpr uint32_t kInvocationIdAttribute = 0x2000;
+
 struct GraphicsInterface {
   GraphicsStage stage = GraphicsStage::vertex;
   /// Fragment inputs by attribute byte address; unlisted inputs are perspective-correct.
@@ -46,6 +67,7 @@ struct GraphicsInterface {
   /// is declared and starts as (0, 0, 0, 1) even when the code never writes it (seed 002 §1.2).
   std::vector<uint32_t> declared_outputs;
   GeometryInterface geometry; ///< geometry stage only
+  TessellationInterface tessellation; ///< tessellation stages only
 };
 
 struct GraphicsOptions {

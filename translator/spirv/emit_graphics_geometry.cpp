@@ -15,9 +15,11 @@ constexpr uint32_t kPositionKey = 0xfffe; ///< inputs_ key of the per-vertex pos
 } // namespace
 
 uint32_t GraphicsEmitter::load_vertex_attribute(uint32_t address, uint32_t vertex) {
-  if (interface_.stage != GraphicsStage::geometry) throw Error("graphics backend: per-vertex inputs outside a geometry program");
+  if (interface_.stage != GraphicsStage::geometry && !tessellation_stage()) {
+    throw Error("graphics backend: per-vertex inputs outside a geometry or tessellation program");
+  }
   ModuleBuilder& b = builder();
-  const uint32_t count = geometry_input_vertices(interface_.geometry.input);
+  const uint32_t count = tessellation_stage() ? kMaxPatchVertices : geometry_input_vertices(interface_.geometry.input);
   const bool position = address >= kPositionAddress && address < kPositionAddress + 16;
   const uint32_t key = position ? kPositionKey : varying_location(address);
   uint32_t& variable = inputs_[key];
@@ -29,7 +31,7 @@ uint32_t GraphicsEmitter::load_vertex_attribute(uint32_t address, uint32_t verte
     if (options_.debug_names) b.name(variable, fmt::format("in_a{:x}", address & ~0xfu));
     core_.interface_.push_back(variable);
   }
-  // A vertex past the primitive's reads the last one (the hardware's result there is not known).
+  // A vertex past the primitive's (or the largest patch's) reads the last one (the hardware's result there is not known).
   const uint32_t index = b.ext(core_.u32_type(), GLSLstd450UMin, {vertex, core_.const_u32(count - 1)});
   const uint32_t pointer = b.op(spv::Op::OpAccessChain, b.type_pointer(spv::StorageClass::Input, f32_type()),
                                 {variable, index, core_.const_u32((address / 4) % 4)});

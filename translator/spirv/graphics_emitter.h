@@ -31,6 +31,13 @@ private:
   void emit_vertex();
   void reset_outputs();                        ///< every vertex output (not point size) back to (0, 0, 0, 1)
   void declare_geometry_modes();
+  // emit_graphics_tessellation.cpp
+  bool tessellation_stage() const;
+  uint32_t builtin_input(uint32_t key, uint32_t type, spv::BuiltIn builtin); ///< declared once, under inputs_[key]
+  uint32_t invocation_id();
+  std::optional<uint32_t> load_stage_attribute(uint32_t address); ///< invocation id, TessCoord, patch inputs
+  uint32_t patch_pointer(uint32_t address, spv::StorageClass storage); ///< a patch attribute's f32 component
+  void declare_tessellation_modes();
   // emit_graphics_texture.cpp
   uint32_t emit_texture(const ir::Inst& inst);
   uint32_t texture_variable(uint32_t dim, bool array);
@@ -49,6 +56,8 @@ private:
   ComputeEmitter core_;
   std::map<uint32_t, uint32_t> inputs_;     ///< location (or 0xffff: FragCoord, 0xfffe: geometry position) -> variable
   std::map<uint32_t, uint32_t> outputs_;    ///< location / builtin key -> variable
+  std::map<uint32_t, uint32_t> patch_inputs_;  ///< patch attribute (tessellation level or generic) -> variable
+  std::map<uint32_t, uint32_t> patch_outputs_;
   std::map<uint32_t, uint32_t> banks_;      ///< bank -> variable
   std::map<uint32_t, uint32_t> textures_;   ///< binding -> variable
   uint32_t samplers_ = 0;

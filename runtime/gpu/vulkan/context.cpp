@@ -162,6 +162,7 @@ Context::Context(const ContextOptions& options) : validation_log_(std::make_uniq
   features.imageCubeArray = have.imageCubeArray;
   features.samplerAnisotropy = have.samplerAnisotropy;
   features.geometryShader = have.geometryShader; // translated SM5x geometry programs
+  features.tessellationShader = have.tessellationShader; // translated SM5x tessellation programs
   features.occlusionQueryPrecise = have.occlusionQueryPrecise; // exact ZPASS_PIXEL_COUNT reports
   features.multiViewport = have.multiViewport; // Maxwell's 16 viewports, selected by a program's viewport index
   auto& enable12 = chain.get<vk::PhysicalDeviceVulkan12Features>();

@@ -45,6 +45,18 @@ GraphicsPipeline::GraphicsPipeline(const Context& context, const GraphicsPipelin
     geometry_module = device.createShaderModuleUnique({{}, info.geometry_spirv.size_bytes(), info.geometry_spirv.data()});
     stages.emplace_back(vk::PipelineShaderStageCreateFlags{}, vk::ShaderStageFlagBits::eGeometry, *geometry_module, "main");
   }
+  if (info.tess_control_spirv.empty() != info.tess_evaluation_spirv.empty()) {
+    throw Error("graphics pipeline: tessellation needs both a control and an evaluation module");
+  }
+  vk::UniqueShaderModule tess_control_module, tess_evaluation_module;
+  const vk::PipelineTessellationStateCreateInfo tessellation({}, info.patch_control_points);
+  const bool tessellated = !info.tess_control_spirv.empty();
+  if (tessellated) {
+    tess_control_module = device.createShaderModuleUnique({{}, info.tess_control_spirv.size_bytes(), info.tess_control_spirv.data()});
+    tess_evaluation_module = device.createShaderModuleUnique({{}, info.tess_evaluation_spirv.size_bytes(), info.tess_evaluation_spirv.data()});
+    stages.emplace_back(vk::PipelineShaderStageCreateFlags{}, vk::ShaderStageFlagBits::eTessellationControl, *tess_control_module, "main");
+    stages.emplace_back(vk::PipelineShaderStageCreateFlags{}, vk::ShaderStageFlagBits::eTessellationEvaluation, *tess_evaluation_module, "main");
+  }
 
   std::vector<vk::VertexInputBindingDescription> vertex_bindings;
   std::vector<vk::VertexInputAttributeDescription> vertex_attributes;
@@ -67,7 +79,7 @@ GraphicsPipeline::GraphicsPipeline(const Context& context, const GraphicsPipelin
   const vk::PipelineDynamicStateCreateInfo dynamic({}, dynamic_states);
   const vk::PipelineRenderingCreateInfo rendering(0, info.color_formats, vk::Format::eUndefined, vk::Format::eUndefined);
 
-  vk::GraphicsPipelineCreateInfo create({}, stages, &vertex_input, &input_assembly, nullptr, &viewport, &rasterization, &multisample,
+  vk::GraphicsPipelineCreateInfo create({}, stages, &vertex_input, &input_assembly, tessellated ? &tessellation : nullptr, &viewport, &rasterization, &multisample,
                                         nullptr, &color_blend, &dynamic, *layout_);
   create.pNext = &rendering;
   auto [result, pipeline] = device.createGraphicsPipelineUnique({}, create);

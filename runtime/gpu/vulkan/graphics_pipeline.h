@@ -28,6 +28,10 @@ struct GraphicsPipelineInfo {
   std::span<const uint32_t> vertex_spirv;
   std::span<const uint32_t> fragment_spirv;
   std::span<const uint32_t> geometry_spirv; ///< optional geometry stage (needs the geometryShader feature)
+  /// Optional tessellation stages, both or neither (need the tessellationShader feature and a patch-list topology).
+  std::span<const uint32_t> tess_control_spirv;
+  std::span<const uint32_t> tess_evaluation_spirv;
+  uint32_t patch_control_points = 3;
   std::vector<DescriptorBinding> bindings;  ///< every binding either module uses
   uint32_t vertex_stride = 0;               ///< one interleaved vertex buffer at binding 0
   std::vector<VertexAttribute> attributes;

@@ -97,7 +97,8 @@ HeadsurfaceRenderer::HeadsurfaceRenderer(vulkan::Context& context, const Headsur
 HeadsurfaceRenderer::~HeadsurfaceRenderer() = default;
 
 std::vector<RenderedImage> HeadsurfaceRenderer::draw(const graphics::Translation& vertex, const graphics::Translation& fragment,
-                                                     std::span<const BankSet> variants, const graphics::Translation* geometry) {
+                                                     std::span<const BankSet> variants, const graphics::Translation* geometry,
+                                                     std::pair<const graphics::Translation*, const graphics::Translation*> tessellation) {
   const vk::Device device = context_.device();
   if (geometry != nullptr && !geometry->resources.empty()) throw Error("harness: the geometry program may not read resources");
   // Descriptors: each stage's resources in its own set (the translations were made with distinct sets).
@@ -105,6 +106,16 @@ std::vector<RenderedImage> HeadsurfaceRenderer::draw(const graphics::Translation
   info.vertex_spirv = vertex.spirv;
   info.fragment_spirv = fragment.spirv;
   if (geometry != nullptr) info.geometry_spirv = geometry->spirv;
+  const bool tessellated = tessellation.first != nullptr && tessellation.second != nullptr;
+  if (tessellated) {
+    if (!tessellation.first->resources.empty() || !tessellation.second->resources.empty()) {
+      throw Error("harness: the tessellation programs may not read resources");
+    }
+    info.tess_control_spirv = tessellation.first->spirv;
+    info.tess_evaluation_spirv = tessellation.second->spirv;
+    info.topology = vk::PrimitiveTopology::ePatchList;
+    info.patch_control_points = 3;
+  }
   for (const graphics::Translation* stage : {&vertex, &fragment}) {
     for (const graphics::ResourceBinding& resource : stage->resources) {
       vk::DescriptorType type = vk::DescriptorType::eUniformBuffer;
@@ -213,7 +224,7 @@ std::vector<RenderedImage> HeadsurfaceRenderer::draw(const graphics::Translation
       commands.bindVertexBuffers(0, *resources_->vertices.buffer, vk::DeviceSize{0});
       commands.setViewport(0, vk::Viewport(0, 0, kViewportSize, kViewportSize, 0, 1));
       commands.setScissor(0, vk::Rect2D({0, 0}, extent));
-      commands.draw(4, 1, 0, 0);
+      commands.draw(tessellated ? 3 : 4, 1, 0, 0);
       commands.endRendering();
       for (size_t i = 0; i < targets.size(); ++i) {
         transition(commands, *targets[i].image, vk::ImageLayout::eColorAttachmentOptimal, vk::ImageLayout::eTransferSrcOptimal,

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "runtime/gpu/vulkan/context.h"
@@ -37,8 +38,11 @@ public:
 
   /// One pipeline, one draw per entry of `variants` (the constant banks each draw reads).
   /// `geometry`, when given, sits between them (a program without resources: it reads no constant bank or texture).
+  /// `tessellation`, when given (control, evaluation), draws vertices 0-2 as one 3-vertex patch instead of the
+  /// 4-vertex strip (programs without resources).
   std::vector<RenderedImage> draw(const graphics::Translation& vertex, const graphics::Translation& fragment,
-                                  std::span<const BankSet> variants, const graphics::Translation* geometry = nullptr);
+                                  std::span<const BankSet> variants, const graphics::Translation* geometry = nullptr,
+                                  std::pair<const graphics::Translation*, const graphics::Translation*> tessellation = {});
 
 private:
   struct Resources;

@@ -160,3 +160,96 @@ TEST_CASE("geometry programs the translator cannot express are named", "[graphic
   CHECK_THROWS_WITH(graphics::translate_graphics(with_code(geometry_header(7, 3, 1), {"OUT.EMIT R13, R13, 0x1"}), graphics::Arch::sm53, "stream1"),
                     Catch::Contains("code address 0x8") && Catch::Contains("vertex stream other than a literal 0"));
 }
+
+// Tessellation programs (the same harness and helpers): the corpus vertex program's vertices 0-2, corners
+// (-1, -1), (1, -1), (-1, 1) in normalized coordinates, drawn as one 3-vertex patch.
+namespace {
+
+/// Tessellation SPH: CommonWord0 SphType 1 (VTG), version 3, ShaderType 2 (tessellation init = control) or 3
+/// (tessellation = evaluation); ThreadsPerInputPrimitive (bits 88-95) = the control program's output patch size;
+/// reads and writes position.
+std::vector<uint8_t> tessellation_header(uint32_t shader_type, uint32_t output_vertices) {
+  std::vector<uint8_t> header(sm5x::kSphBytes, 0);
+  set_bits(header, 0, 5, 1);
+  set_bits(header, 5, 5, 3);
+  set_bits(header, 10, 4, shader_type);
+  set_bits(header, 88, 8, output_vertices);
+  set_bits(header, 160 + 0x70 / 4, 4, 0xf);
+  set_bits(header, 400 + 0x70 / 4, 4, 0xf);
+  if (shader_type == 3) set_bits(header, 400 + 0x80 / 4, 4, 0xf); // the evaluation program writes generic 0
+  return header;
+}
+
+/// Control: output vertex = input vertex [SR_INVOCATION_ID]'s position; patch outputs: every tessellation level
+/// 1.0 (AST.P a[0x00..0x0c] outer, a[0x10..0x14] inner) and patch generic 0 (a[0x20]) = (0.25, 0.5, 0.75, 1).
+graphics::Translation pass_through_control() {
+  const auto program = with_code(tessellation_header(2, 3), {
+      "S2R R12, SR_INVOCATION_ID", "ALD.128 R0, a[0x70], R12", "AST.128 a[0x70], R0",
+      "MOV32I R4, 0x3f800000", "MOV32I R5, 0x3f800000", "MOV32I R6, 0x3f800000", "MOV32I R7, 0x3f800000",
+      "AST.P.128 a[0x0], R4", "AST.P.64 a[0x10], R4",
+      "MOV32I R8, 0x3e800000", "MOV32I R9, 0x3f000000", "MOV32I R10, 0x3f400000", "MOV32I R11, 0x3f800000", "AST.P.128 a[0x20], R8"});
+  return graphics::translate_graphics(program, graphics::Arch::sm53, "pass_through_control");
+}
+
+/// Evaluation: position = u·P0 + v·P1 + w·P2 (w = 1 - u - v, from tess_coord.u/v a[0x2f0]/a[0x2f4]); generic 0 =
+/// patch generic 0.
+graphics::Translation barycentric_evaluation() {
+  const auto program = with_code(tessellation_header(3, 0), {
+      "ALD R0, a[0x2f0]", "ALD R1, a[0x2f4]", "MOV32I R3, 0x3f800000", "FADD R2, R3, -R0", "FADD R2, R2, -R1",
+      "MOV32I R20, 0x0", "ALD.128 R4, a[0x70], R20", "MOV32I R20, 0x1", "ALD.128 R8, a[0x70], R20", "MOV32I R20, 0x2", "ALD.128 R12, a[0x70], R20",
+      "FMUL R16, R0, R4", "FFMA R16, R1, R8, R16", "FFMA R16, R2, R12, R16",
+      "FMUL R17, R0, R5", "FFMA R17, R1, R9, R17", "FFMA R17, R2, R13, R17",
+      "FMUL R18, R0, R6", "FFMA R18, R1, R10, R18", "FFMA R18, R2, R14, R18",
+      "FMUL R19, R0, R7", "FFMA R19, R1, R11, R19", "FFMA R19, R2, R15, R19",
+      "AST.128 a[0x70], R16", "ALD.P.128 R20, a[0x20]", "AST.128 a[0x80], R20"});
+  return graphics::translate_graphics(program, graphics::Arch::sm53, "barycentric_evaluation");
+}
+
+} // namespace
+
+TEST_CASE("tessellation programs at level 1 draw exactly the patch's triangle", "[gpu][graphics][tessellation]") {
+  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  // Every level 1 on the triangle domain: one triangle with TessCoord (1,0,0), (0,1,0), (0,0,1) at its corners,
+  // where u·P0 + v·P1 + w·P2 is exactly P0, P1 or P2 (products with 0 and 1, sums with 0). The triangle (0, 0),
+  // (64, 0), (0, 64) in pixels covers the pixel centres (x + 0.5) + (y + 0.5) < 64, i.e. x + y <= 62, in the
+  // patch generic's colour; x + y >= 64 keep the clear value; the centres on the edge (x + y = 63) are left to
+  // the rasterizer's tie rule and not checked.
+  const graphics::Translation control = pass_through_control();
+  const graphics::Translation evaluation = barycentric_evaluation();
+  CHECK(control.stage == spirv::GraphicsStage::tess_control);
+  CHECK(evaluation.stage == spirv::GraphicsStage::tess_evaluation);
+  CHECK(sm5x::parse_sph(with_code(tessellation_header(2, 3), {}), "control").threads_per_input_primitive == 3);
+
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  std::mt19937_64 random(11);
+  const test::HeadsurfaceScene scene = test::make_headsurface_scene(random);
+  test::HeadsurfaceRenderer renderer(context, scene);
+  const auto vertex = graphics::translate_graphics(read_file(corpus() / "00_nvidia_headsurface_vertex.bin"), graphics::Arch::sm53, "vertex");
+  graphics::TranslateOptions options;
+  options.backend.descriptor_set = 1;
+  const auto fragment = graphics::translate_graphics(flat_colour_fragment(), graphics::Arch::sm53, "flat_colour", options);
+  test::BankSet banks;
+  banks.vertex[3] = scene.vertex_uniforms;
+  const auto images = renderer.draw(vertex, fragment, std::span(&banks, 1), nullptr, {&control, &evaluation});
+  for (const std::string& message : context.validation_log().messages()) UNSCOPED_INFO(message);
+  CHECK(context.validation_log().count() == 0);
+  const std::vector<float>& image = images.at(0).targets.at(0);
+  size_t inside = 0;
+  CHECK(count_wrong(image, [&](uint32_t x, uint32_t y) {
+          const float* pixel = &image[(y * test::kViewportSize + x) * 4];
+          if (x + y == 63) return std::array<float, 3>{pixel[0], pixel[1], pixel[2]}; // on the edge: unchecked
+          if (x + y <= 62) {
+            ++inside;
+            return std::array<float, 3>{0.25f, 0.5f, 0.75f};
+          }
+          return std::array<float, 3>{test::kClearValue, test::kClearValue, test::kClearValue};
+        }) == 0);
+  CHECK(inside == 63 * 64 / 2); // x + y <= 62: 63 + 62 + ... + 1 pixels
+}
+
+TEST_CASE("tessellation programs the translator cannot express are named", "[graphics][tessellation]") {
+  CHECK_THROWS_WITH(graphics::translate_graphics(with_code(tessellation_header(3, 0), {"MOV32I R0, 0x0", "AST.P a[0x20], R0"}), graphics::Arch::sm53, "patch_store"),
+                    Catch::Contains("patch_store") && Catch::Contains("AST.P in an evaluation program"));
+  CHECK_THROWS_WITH(graphics::translate_graphics(with_code(geometry_header(7, 3, 1), {"ALD.P R0, a[0x20]"}), graphics::Arch::sm53, "geometry_patch"),
+                    Catch::Contains("ALD.P/AST.P outside a tessellation program"));
+}

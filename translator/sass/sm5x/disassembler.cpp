@@ -9,23 +9,6 @@
 namespace kiln::sass::sm5x {
 namespace {
 
-/// Special register names by hardware number (envydis gm107.c sys_sr list, named the way nvdisasm spells them).
-std::string special_register_name(unsigned index) {
-  static const std::pair<unsigned, const char*> names[] = {
-      {0x00, "SR_LANEID"}, {0x01, "SR_CLOCK"}, {0x02, "SR_VIRTCFG"}, {0x03, "SR_VIRTID"},
-      {0x10, "SR_PRIM_TYPE"}, {0x11, "SR_INVOCATION_ID"}, {0x12, "SR_Y_DIRECTION"}, {0x13, "SR_THREAD_KILL"},
-      {0x14, "SR_SHADER_TYPE"}, {0x1d, "SR_INVOCATION_INFO"}, {0x20, "SR_TID"}, {0x21, "SR_TID.X"},
-      {0x22, "SR_TID.Y"}, {0x23, "SR_TID.Z"}, {0x25, "SR_CTAID.X"}, {0x26, "SR_CTAID.Y"}, {0x27, "SR_CTAID.Z"},
-      {0x28, "SR_NTID"}, {0x38, "SR_EQMASK"}, {0x39, "SR_LTMASK"}, {0x3a, "SR_LEMASK"}, {0x3b, "SR_GTMASK"},
-      {0x3c, "SR_GEMASK"}, {0x50, "SR_CLOCKLO"}, {0x51, "SR_CLOCKHI"}, {0x52, "SR_GLOBALTIMERLO"},
-      {0x53, "SR_GLOBALTIMERHI"},
-  };
-  for (const auto& [number, name] : names) {
-    if (number == index) return name;
-  }
-  return fmt::format("SR{:#x}", index);
-}
-
 std::string hex(int64_t value) {
   return value < 0 ? fmt::format("-{:#x}", -static_cast<uint64_t>(value)) : fmt::format("{:#x}", value);
 }
@@ -81,6 +64,23 @@ bool omitted(const OperandSpec& spec, const Operand& operand) {
 }
 
 } // namespace
+
+/// Special register names by hardware number (envydis gm107.c sys_sr list, named the way nvdisasm spells them).
+std::string special_register_name(unsigned index) {
+  static const std::pair<unsigned, const char*> names[] = {
+      {0x00, "SR_LANEID"}, {0x01, "SR_CLOCK"}, {0x02, "SR_VIRTCFG"}, {0x03, "SR_VIRTID"},
+      {0x10, "SR_PRIM_TYPE"}, {0x11, "SR_INVOCATION_ID"}, {0x12, "SR_Y_DIRECTION"}, {0x13, "SR_THREAD_KILL"},
+      {0x14, "SR_SHADER_TYPE"}, {0x1d, "SR_INVOCATION_INFO"}, {0x20, "SR_TID"}, {0x21, "SR_TID.X"},
+      {0x22, "SR_TID.Y"}, {0x23, "SR_TID.Z"}, {0x25, "SR_CTAID.X"}, {0x26, "SR_CTAID.Y"}, {0x27, "SR_CTAID.Z"},
+      {0x28, "SR_NTID"}, {0x38, "SR_EQMASK"}, {0x39, "SR_LTMASK"}, {0x3a, "SR_LEMASK"}, {0x3b, "SR_GTMASK"},
+      {0x3c, "SR_GEMASK"}, {0x50, "SR_CLOCKLO"}, {0x51, "SR_CLOCKHI"}, {0x52, "SR_GLOBALTIMERLO"},
+      {0x53, "SR_GLOBALTIMERHI"},
+  };
+  for (const auto& [number, name] : names) {
+    if (number == index) return name;
+  }
+  return fmt::format("SR{:#x}", index);
+}
 
 std::string disassemble(const Instruction& instruction) {
   std::string text;

@@ -86,5 +86,7 @@ Instruction decode(uint64_t word, uint64_t address, std::string_view program = "
 uint64_t assemble(const Instruction& instruction);
 /// nvdisasm-style text without the trailing ';' ("@!P0 FFMA.FTZ R0, R1, c[0x0][0x20], R2").
 std::string disassemble(const Instruction& instruction);
+/// A special register's name by hardware number as nvdisasm spells it ("SR_TID.X"), "SR0x.." when unnamed.
+std::string special_register_name(unsigned index);
 
 } // namespace kiln::sass::sm5x

@@ -350,10 +350,6 @@ private:
 
 ir::Function lower_graphics(const Program& program, const LowerOptions& options) {
   if (!program.header) throw Error(fmt::format("{}: a graphics program needs its SPH", program.name));
-  const ShaderStage stage = program.header->stage;
-  if (stage != ShaderStage::vertex && stage != ShaderStage::pixel && stage != ShaderStage::geometry) {
-    throw Error(fmt::format("{}: {} programs are not lowered yet", program.name, stage_name(stage)));
-  }
   ir::Function function;
   function.kernel.name = "main";
   CfgBuilder(function, program, options).run();

@@ -4,6 +4,7 @@
 
 #include "translator/ir/rounding.h"
 #include "translator/sass/sm5x/lower_context.h"
+#include "translator/spirv/emit_graphics.h"
 
 namespace kiln::sass::sm5x {
 namespace {
@@ -34,17 +35,25 @@ bool LowerContext::lower_io(const Instruction& in) {
     const Operand& attribute = ops.at(load ? 1 : 0);
     const Operand& data = ops.at(load ? 0 : 1);
     if (attribute.base != kRZ) fail("indexed attribute access is not supported");
-    if (in.modifier("P") != 0 || (load && in.modifier("O") != 0)) fail("patch and output reads are not supported");
+    if (load && in.modifier("O") != 0) fail("output reads are not supported");
     if (stage == ShaderStage::pixel) fail("ALD/AST in a fragment program");
-    if (stage == ShaderStage::tessellation_init || stage == ShaderStage::tessellation) fail("tessellation programs are not lowered yet");
-    // A geometry program's ALD names the input vertex in R39 (its handle; kiln takes it as the vertex index, as
-    // the vertex's position in the input primitive). AST's R39 names the output vertex being built, which EMIT
-    // hands over in order, so stores need no index.
-    const bool per_vertex = load && stage == ShaderStage::geometry;
+    const bool patch = in.modifier("P") != 0;
+    if (patch && stage != ShaderStage::tessellation_init && stage != ShaderStage::tessellation) fail("ALD.P/AST.P outside a tessellation program");
+    if (patch && stage == ShaderStage::tessellation_init && load) fail("reading patch outputs back (ALD.P in a control program) is not supported");
+    if (patch && stage == ShaderStage::tessellation && !load) fail("AST.P in an evaluation program");
+    // A geometry or tessellation program's ALD names the input vertex in R39 (its handle; kiln takes it as the
+    // vertex index, as the vertex's position in the input primitive or patch). A geometry program's AST R39 names
+    // the output vertex being built, which EMIT hands over in order, so stores need no index; a control program's AST
+    // writes its own output vertex (the backend indexes the output arrays by the invocation id). System values of
+    // the evaluation stage (tess_coord.u/v, primitive id) are not per vertex.
+    const auto first_address = static_cast<uint32_t>(attribute.value);
+    const bool system_value = stage == ShaderStage::tessellation && (first_address < 0x70 || (first_address >= 0x2e0 && first_address < 0x300));
+    const bool per_vertex = load && !patch && !system_value &&
+                            (stage == ShaderStage::geometry || stage == ShaderStage::tessellation_init || stage == ShaderStage::tessellation);
     const ValueId vertex = per_vertex ? reg(static_cast<uint8_t>(ops.at(2).index)) : ValueId{};
     const uint32_t count = in.modifier("size") + 1;
     for (uint32_t i = 0; i < count; ++i) {
-      const auto address = static_cast<uint32_t>(attribute.value) + 4 * i;
+      const uint32_t address = (first_address + 4 * i) | (patch ? spirv::kPatchAttributeFlag : 0);
       const auto reg_index = static_cast<uint8_t>(data.index == kRZ ? kRZ : data.index + i);
       if (per_vertex) set_reg(reg_index, b.emit(Op::LoadVertexAttribute, ir::Type::U32, {vertex}, address));
       else if (load) set_reg(reg_index, b.emit(Op::LoadAttribute, ir::Type::U32, {}, address));

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "translator/sass/sm5x/lower_context.h"
+#include "translator/spirv/emit_graphics.h"
 
 namespace kiln::sass::sm5x {
 namespace {
@@ -19,6 +20,7 @@ using ir::ValueId;
 
 constexpr uint16_t kSrLaneId = 0x00;
 constexpr uint16_t kSrYDirection = 0x12;
+constexpr uint16_t kSrInvocationId = 0x11;
 
 } // namespace
 
@@ -30,6 +32,13 @@ bool LowerContext::lower_quad(const Instruction& in) {
     const auto destination = static_cast<uint8_t>(ops.at(0).index);
     switch (ops.at(1).index) {
     case kSrYDirection: set_reg(destination, b.u32(std::bit_cast<uint32_t>(options.y_direction))); return true;
+    case kSrInvocationId:
+      // The invocation's index: the output vertex of a control program, the instance of a geometry program.
+      if (!program.header || (program.header->stage != ShaderStage::tessellation_init && program.header->stage != ShaderStage::geometry)) {
+        fail("SR_INVOCATION_ID outside a tessellation control or geometry program");
+      }
+      set_reg(destination, b.emit(Op::LoadAttribute, ir::Type::U32, {}, spirv::kInvocationIdAttribute));
+      return true;
     case kSrLaneId:
       if (!fragment) fail("SR_LANEID outside a fragment program");
       set_reg(destination, b.emit(Op::QuadLane, ir::Type::U32, {}));

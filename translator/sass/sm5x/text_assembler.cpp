@@ -88,6 +88,16 @@ bool parse_operand(const OperandSpec& spec, std::string text, Operand& out) {
     out.value = bits;
     return true;
   }
+  case OperandForm::special_register:
+    if (text.rfind("SR", 0) != 0) return false;
+    for (unsigned index = 0; index < 256; ++index) {
+      if (special_register_name(index) == text) {
+        out.kind = OperandKind::special_register;
+        out.index = static_cast<uint16_t>(index);
+        return true;
+      }
+    }
+    return false;
   case OperandForm::enumerant:
     for (size_t i = 0; i < spec.names.size(); ++i) {
       if (spec.names[i] == text) {

@@ -16,6 +16,7 @@ constexpr uint32_t kTessLevelOuter = 0x00; ///< patch a[0x00..0x0c]
 constexpr uint32_t kTessLevelInner = 0x10; ///< patch a[0x10..0x14]
 constexpr uint32_t kPatchGeneric = 0x20;   ///< patch a[0x20 + 16n]
 constexpr uint32_t kPatchGenericEnd = 0x220;
+constexpr uint32_t kLastPatchLocation = 29;
 
 } // namespace
 
@@ -68,6 +69,10 @@ uint32_t GraphicsEmitter::patch_pointer(uint32_t address, spv::StorageClass stor
   } else if (address < kTessLevelInner + 8) {
     key = kTessLevelInner, component = (address - kTessLevelInner) / 4, type = b.type_array(f32_type(), 2), builtin = spv::BuiltIn::TessLevelInner;
   } else if (address >= kPatchGeneric && address < kPatchGenericEnd && address % 4 == 0) {
+    if ((address - kPatchGeneric) / 16 > kLastPatchLocation) {
+      throw Error(fmt::format("graphics backend: patch generic {} (a[{:#x}]) is past the {} a device surely has", (address - kPatchGeneric) / 16,
+                              address, kLastPatchLocation + 1));
+    }
     key = address & ~0xfu, component = (address / 4) % 4, type = vec4_type();
   } else {
     throw Error(fmt::format("graphics backend: patch attribute a[{:#x}] is not a tessellation level or patch generic", address));
@@ -77,8 +82,10 @@ uint32_t GraphicsEmitter::patch_pointer(uint32_t address, spv::StorageClass stor
     variable = b.variable(b.type_pointer(storage, type), storage);
     b.decorate(variable, spv::Decoration::Patch);
     if (builtin != spv::BuiltIn::Max) b.decorate(variable, spv::Decoration::BuiltIn, {static_cast<uint32_t>(builtin)});
-    // Patch and per-vertex variables have separate location spaces in this interface: patch generic n is Location n.
-    else b.decorate(variable, spv::Decoration::Location, {(key - kPatchGeneric) / 16});
+    // Patch and per-vertex variables share one location space, which per-vertex generics fill from 0 up: patch
+    // generic n takes Location 29 - n from the top of the 30 locations every device has for patch data (120
+    // components, Vulkan's minimum maxTessellationControlPerPatchOutputComponents).
+    else b.decorate(variable, spv::Decoration::Location, {kLastPatchLocation - (key - kPatchGeneric) / 16});
     if (options_.debug_names) b.name(variable, fmt::format("{}_patch_a{:x}", storage == spv::StorageClass::Input ? "in" : "out", key));
     core_.interface_.push_back(variable);
   }

@@ -181,12 +181,13 @@ std::vector<uint8_t> tessellation_header(uint32_t shader_type, uint32_t output_v
 }
 
 /// Control: output vertex = input vertex [SR_INVOCATION_ID]'s position; patch outputs: every tessellation level
-/// 1.0 (AST.P a[0x00..0x0c] outer, a[0x10..0x14] inner) and patch generic 0 (a[0x20]) = (0.25, 0.5, 0.75, 1).
-graphics::Translation pass_through_control() {
+/// 1.0 (AST.P a[0x00..0x0c] outer, a[0x10..0x14] inner), or outer level 0 = `first_outer_level`, and patch
+/// generic 0 (a[0x20]) = (0.25, 0.5, 0.75, 1).
+graphics::Translation pass_through_control(std::string_view first_outer_level = "MOV32I R4, 0x3f800000") {
   const auto program = with_code(tessellation_header(2, 3), {
       "S2R R12, SR_INVOCATION_ID", "ALD.128 R0, a[0x70], R12", "AST.128 a[0x70], R0",
       "MOV32I R4, 0x3f800000", "MOV32I R5, 0x3f800000", "MOV32I R6, 0x3f800000", "MOV32I R7, 0x3f800000",
-      "AST.P.128 a[0x0], R4", "AST.P.64 a[0x10], R4",
+      "AST.P.64 a[0x10], R4", first_outer_level, "AST.P.128 a[0x0], R4",
       "MOV32I R8, 0x3e800000", "MOV32I R9, 0x3f000000", "MOV32I R10, 0x3f400000", "MOV32I R11, 0x3f800000", "AST.P.128 a[0x20], R8"});
   return graphics::translate_graphics(program, graphics::Arch::sm53, "pass_through_control");
 }
@@ -205,6 +206,25 @@ graphics::Translation barycentric_evaluation() {
   return graphics::translate_graphics(program, graphics::Arch::sm53, "barycentric_evaluation");
 }
 
+/// Draws the corpus vertex program's vertices 0-2 as one patch through `control` and `evaluation` with the
+/// flat-colour fragment program; colour target 0.
+std::vector<float> draw_tessellated(const graphics::Translation& control, const graphics::Translation& evaluation) {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  std::mt19937_64 random(11);
+  const test::HeadsurfaceScene scene = test::make_headsurface_scene(random);
+  test::HeadsurfaceRenderer renderer(context, scene);
+  const auto vertex = graphics::translate_graphics(read_file(corpus() / "00_nvidia_headsurface_vertex.bin"), graphics::Arch::sm53, "vertex");
+  graphics::TranslateOptions options;
+  options.backend.descriptor_set = 1;
+  const auto fragment = graphics::translate_graphics(flat_colour_fragment(), graphics::Arch::sm53, "flat_colour", options);
+  test::BankSet banks;
+  banks.vertex[3] = scene.vertex_uniforms;
+  const auto images = renderer.draw(vertex, fragment, std::span(&banks, 1), nullptr, {&control, &evaluation});
+  for (const std::string& message : context.validation_log().messages()) UNSCOPED_INFO(message);
+  CHECK(context.validation_log().count() == 0);
+  return images.at(0).targets.at(0);
+}
+
 } // namespace
 
 TEST_CASE("tessellation programs at level 1 draw exactly the patch's triangle", "[gpu][graphics][tessellation]") {
@@ -220,20 +240,7 @@ TEST_CASE("tessellation programs at level 1 draw exactly the patch's triangle", 
   CHECK(evaluation.stage == spirv::GraphicsStage::tess_evaluation);
   CHECK(sm5x::parse_sph(with_code(tessellation_header(2, 3), {}), "control").threads_per_input_primitive == 3);
 
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  std::mt19937_64 random(11);
-  const test::HeadsurfaceScene scene = test::make_headsurface_scene(random);
-  test::HeadsurfaceRenderer renderer(context, scene);
-  const auto vertex = graphics::translate_graphics(read_file(corpus() / "00_nvidia_headsurface_vertex.bin"), graphics::Arch::sm53, "vertex");
-  graphics::TranslateOptions options;
-  options.backend.descriptor_set = 1;
-  const auto fragment = graphics::translate_graphics(flat_colour_fragment(), graphics::Arch::sm53, "flat_colour", options);
-  test::BankSet banks;
-  banks.vertex[3] = scene.vertex_uniforms;
-  const auto images = renderer.draw(vertex, fragment, std::span(&banks, 1), nullptr, {&control, &evaluation});
-  for (const std::string& message : context.validation_log().messages()) UNSCOPED_INFO(message);
-  CHECK(context.validation_log().count() == 0);
-  const std::vector<float>& image = images.at(0).targets.at(0);
+  const std::vector<float> image = draw_tessellated(control, evaluation);
   size_t inside = 0;
   CHECK(count_wrong(image, [&](uint32_t x, uint32_t y) {
           const float* pixel = &image[(y * test::kViewportSize + x) * 4];
@@ -245,6 +252,15 @@ TEST_CASE("tessellation programs at level 1 draw exactly the patch's triangle", 
           return std::array<float, 3>{test::kClearValue, test::kClearValue, test::kClearValue};
         }) == 0);
   CHECK(inside == 63 * 64 / 2); // x + y <= 62: 63 + 62 + ... + 1 pixels
+}
+
+TEST_CASE("an outer tessellation level of 0 written by AST.P a[0x0] discards the patch", "[gpu][graphics][tessellation]") {
+  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  // Vulkan: a patch with an outer level <= 0 is discarded, so the image stays clear: TessLevelOuter[0] is a[0x0].
+  const std::vector<float> image = draw_tessellated(pass_through_control("MOV32I R4, 0x0"), barycentric_evaluation());
+  CHECK(count_wrong(image, [](uint32_t, uint32_t) {
+          return std::array<float, 3>{test::kClearValue, test::kClearValue, test::kClearValue};
+        }) == 0);
 }
 
 TEST_CASE("tessellation programs the translator cannot express are named", "[graphics][tessellation]") {

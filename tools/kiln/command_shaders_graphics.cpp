@@ -22,6 +22,18 @@ namespace {
 
 constexpr size_t kTuringCodeOffset = 0x80; ///< SM75+ pad the 0x50-byte SPH to 128 bytes
 
+/// The file extension glslang and SPIRV-Cross use for a stage's GLSL.
+const char* glsl_extension(spirv::GraphicsStage stage) {
+  switch (stage) {
+    case spirv::GraphicsStage::vertex: return ".vert";
+    case spirv::GraphicsStage::tess_control: return ".tesc";
+    case spirv::GraphicsStage::tess_evaluation: return ".tese";
+    case spirv::GraphicsStage::geometry: return ".geom";
+    case spirv::GraphicsStage::fragment: return ".frag";
+  }
+  return ".glsl";
+}
+
 } // namespace
 
 bool is_raw_graphics_program(const std::string& file) {
@@ -71,8 +83,7 @@ void translate_graphics_program(const std::string& file, const std::string& arch
   const graphics::Translation translation = graphics::translate_graphics(bytes, graphics::parse_arch(arch), file, options);
   spirv::write_validated(output, translation.spirv, file);
   if (glsl) {
-    const char* extension = translation.stage == spirv::GraphicsStage::vertex ? ".vert" : ".frag";
-    write_file_if_changed(std::filesystem::path(output).replace_extension(extension), translation.glsl);
+    write_file_if_changed(std::filesystem::path(output).replace_extension(glsl_extension(translation.stage)), translation.glsl);
   }
   log::info("{}: {} instructions -> {} ({} words)", file, translation.instructions, output, translation.spirv.size());
 }

@@ -106,7 +106,7 @@ TEST_CASE("TEXS 2D: coordinates in Ra and Rb, RGB split over R0, R1 and R28", "[
         }) == 0);
 }
 
-TEST_CASE("TEXS with one result pair: mask code 6 is G and A into R0 and R1; 2D.LL reads (Ra, Ra+1) and the LOD from Rb", "[gpu][graphics][texture]") {
+TEST_CASE("TEXS with one result pair: mask code 6 is G and A into R0 and R1 and 2D.LL reads (Ra, Ra+1) and the LOD from Rb", "[gpu][graphics][texture]") {
   if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
   // Texel (1, 1) at its centre (0.75, 0.75), LOD 0 from R6: (g, a) = (0, 1); R2 keeps 0.5.
   const auto program = fragment_program({"MOV32I R4, 0x3f400000", "MOV32I R5, 0x3f400000", "MOV32I R6, 0x0", "MOV32I R2, 0x3f000000",
@@ -114,7 +114,7 @@ TEST_CASE("TEXS with one result pair: mask code 6 is G and A into R0 and R1; 2D.
   CHECK(count_wrong(draw(program), [](uint32_t, uint32_t) { return constant(texel(1, 1, 1), texel(1, 1, 3), 0.5f); }) == 0);
 }
 
-TEST_CASE("TLDS 2D.LL fetches texel (Ra, Ra+1) at LOD Rb; mask code 3 with two pairs is GBA", "[gpu][graphics][texture]") {
+TEST_CASE("TLDS 2D.LL fetches texel (Ra, Ra+1) at LOD Rb and mask code 3 with two pairs is GBA", "[gpu][graphics][texture]") {
   if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
   // Texel (1, 0) = (0, 1, 0, 0): R0 = g = 1, R1 = b = 0, R2 (R28) = a = 0.
   const auto program = fragment_program({"MOV32I R4, 0x1", "MOV32I R5, 0x0", "MOV32I R6, 0x0", "TLDS R2, R0, R4, R6, 0x0, 2D.LL, 0x3"});

@@ -1,10 +1,14 @@
 #include "tests/translator/graphics/headsurface_renderer.h"
 
+#include <catch2/catch.hpp>
+
 #include <cstring>
+#include <random>
 
 #include <fmt/format.h>
 
 #include "runtime/base/error.h"
+#include "runtime/base/file_writer.h"
 #include "runtime/gpu/vulkan/graphics_pipeline.h"
 #include "runtime/gpu/vulkan/memory.h"
 
@@ -250,6 +254,47 @@ std::vector<RenderedImage> HeadsurfaceRenderer::draw(const graphics::Translation
     results.push_back(std::move(image));
   }
   return results;
+}
+
+std::filesystem::path maxwell_corpus() {
+  return std::filesystem::path(KILN_SHARED_DIR) / "corpus" / "nvidia-headsurface" / "maxwell";
+}
+
+std::vector<float> draw_behind_corpus_vertex_program(
+    const std::vector<uint8_t>& fragment_program, uint64_t scene_seed, graphics::TranslateOptions fragment_options,
+    const graphics::Translation* geometry,
+    std::pair<const graphics::Translation*, const graphics::Translation*> tessellation) {
+  vulkan::Context context({.validation = true, .synchronization_validation = true});
+  std::mt19937_64 random(scene_seed);
+  const HeadsurfaceScene scene = make_headsurface_scene(random);
+  HeadsurfaceRenderer renderer(context, scene);
+  const auto vertex =
+      graphics::translate_graphics(read_file(maxwell_corpus() / "00_nvidia_headsurface_vertex.bin"), graphics::Arch::sm53, "vertex");
+  fragment_options.backend.descriptor_set = 1;
+  const auto fragment = graphics::translate_graphics(fragment_program, graphics::Arch::sm53, "fragment", fragment_options);
+  BankSet banks;
+  banks.vertex[3] = scene.vertex_uniforms;
+  const auto images = renderer.draw(vertex, fragment, std::span(&banks, 1), geometry, tessellation);
+  for (const std::string& message : context.validation_log().messages()) UNSCOPED_INFO(message);
+  CHECK(context.validation_log().count() == 0);
+  return images.at(0).targets.at(0);
+}
+
+size_t count_wrong_rgb(const std::vector<float>& texels,
+                       const std::function<std::array<float, 3>(uint32_t, uint32_t)>& expected) {
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < kViewportSize; ++y) {
+    for (uint32_t x = 0; x < kViewportSize; ++x) {
+      const float* pixel = &texels[(y * kViewportSize + x) * 4];
+      const std::array<float, 3> want = expected(x, y);
+      for (int c = 0; c < 3; ++c) {
+        if (std::memcmp(&pixel[c], &want[c], sizeof(float)) != 0 && wrong++ < 4) {
+          UNSCOPED_INFO("pixel (" << x << ", " << y << ") component " << c << ": " << pixel[c] << ", expected " << want[c]);
+        }
+      }
+    }
+  }
+  return wrong;
 }
 
 } // namespace kiln::test

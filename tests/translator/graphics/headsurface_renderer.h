@@ -1,6 +1,10 @@
 #pragma once
 // Draws one translated vertex + fragment program pair over a 64x64 viewport with a HeadsurfaceScene's textures
 // and samplers, on RGBA32F colour targets (so outputs compare bit for bit), and reads the targets back.
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -50,5 +54,22 @@ private:
   const HeadsurfaceScene& scene_;
   std::unique_ptr<Resources> resources_;
 };
+
+/// The Maxwell folder of the head-surface corpus (its vertex program places the quad that covers the viewport).
+std::filesystem::path maxwell_corpus();
+
+/// Colour target 0's texels of one draw behind the corpus Maxwell vertex program (its scene made from
+/// `scene_seed`): `fragment_program` translated for descriptor set 1 with `fragment_options`, and the optional
+/// geometry or tessellation programs as HeadsurfaceRenderer::draw takes them. Validation is on and the draw must
+/// leave no validation message (checked).
+std::vector<float> draw_behind_corpus_vertex_program(
+    const std::vector<uint8_t>& fragment_program, uint64_t scene_seed, graphics::TranslateOptions fragment_options = {},
+    const graphics::Translation* geometry = nullptr,
+    std::pair<const graphics::Translation*, const graphics::Translation*> tessellation = {});
+
+/// How many components of colour target 0's rgb differ (bit for bit) from `expected(x, y)`; the first few are
+/// reported through the test log.
+size_t count_wrong_rgb(const std::vector<float>& texels,
+                       const std::function<std::array<float, 3>(uint32_t, uint32_t)>& expected);
 
 } // namespace kiln::test

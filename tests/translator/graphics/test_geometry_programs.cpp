@@ -24,7 +24,6 @@ using namespace kiln;
 namespace sm5x = sass::sm5x;
 namespace fs = std::filesystem;
 
-fs::path corpus() { return fs::path(KILN_SHARED_DIR) / "corpus" / "nvidia-headsurface" / "maxwell"; }
 
 void set_bits(std::vector<uint8_t>& header, unsigned lsb, unsigned width, uint32_t value) {
   for (unsigned i = 0; i < width; ++i) {
@@ -67,36 +66,7 @@ std::vector<uint8_t> flat_colour_fragment() {
 
 /// Draws the corpus vertex program, `geometry` and the flat-colour fragment program; colour target 0.
 std::vector<float> draw(const graphics::Translation& geometry) {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  std::mt19937_64 random(11);
-  const test::HeadsurfaceScene scene = test::make_headsurface_scene(random);
-  test::HeadsurfaceRenderer renderer(context, scene);
-  const auto vertex = graphics::translate_graphics(read_file(corpus() / "00_nvidia_headsurface_vertex.bin"), graphics::Arch::sm53, "vertex");
-  graphics::TranslateOptions options;
-  options.backend.descriptor_set = 1;
-  const auto fragment = graphics::translate_graphics(flat_colour_fragment(), graphics::Arch::sm53, "flat_colour", options);
-  test::BankSet banks;
-  banks.vertex[3] = scene.vertex_uniforms;
-  const auto images = renderer.draw(vertex, fragment, std::span(&banks, 1), &geometry);
-  for (const std::string& message : context.validation_log().messages()) UNSCOPED_INFO(message);
-  CHECK(context.validation_log().count() == 0);
-  return images.at(0).targets.at(0);
-}
-
-size_t count_wrong(const std::vector<float>& texels, const std::function<std::array<float, 3>(uint32_t, uint32_t)>& expected) {
-  size_t wrong = 0;
-  for (uint32_t y = 0; y < test::kViewportSize; ++y) {
-    for (uint32_t x = 0; x < test::kViewportSize; ++x) {
-      const float* pixel = &texels[(y * test::kViewportSize + x) * 4];
-      const std::array<float, 3> want = expected(x, y);
-      for (int c = 0; c < 3; ++c) {
-        if (std::memcmp(&pixel[c], &want[c], sizeof(float)) != 0 && wrong++ < 4) {
-          UNSCOPED_INFO("pixel (" << x << ", " << y << ") component " << c << ": " << pixel[c] << ", expected " << want[c]);
-        }
-      }
-    }
-  }
-  return wrong;
+  return test::draw_behind_corpus_vertex_program(flat_colour_fragment(), 11, {}, &geometry);
 }
 
 /// One output vertex: input vertex `index`'s position with x and y halved, generic 0 = R8-R11.
@@ -106,7 +76,7 @@ constexpr std::array<std::string_view, 6> kHalvedVertex0 = {"MOV32I R12, 0x0", "
 } // namespace
 
 TEST_CASE("a geometry program re-emits each input triangle with its per-vertex positions halved", "[gpu][graphics][geometry]") {
-  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  if (!fs::exists(test::maxwell_corpus())) FAIL("corpus folder missing: " << test::maxwell_corpus());
   // For vertices 0, 1, 2 of each input triangle: ALD.128 of its position (R12 = vertex index), x and y times 0.5,
   // AST position and generic 0 = (0.25, 0.5, 0.75, 1), OUT.EMIT; then OUT.CUT. The two triangles shrink to
   // the centre half of the viewport, NDC [-0.5, 0.5]: pixels 16-47 in x and y (pixel centre 15.5 maps to
@@ -127,14 +97,14 @@ TEST_CASE("a geometry program re-emits each input triangle with its per-vertex p
   const auto geometry = graphics::translate_graphics(program, graphics::Arch::sm53, "halving_geometry");
   CHECK(geometry.stage == spirv::GraphicsStage::geometry);
   const std::vector<float> image = draw(geometry);
-  CHECK(count_wrong(image, [](uint32_t x, uint32_t y) {
+  CHECK(test::count_wrong_rgb(image, [](uint32_t x, uint32_t y) {
           const bool inside = x >= 16 && x < 48 && y >= 16 && y < 48;
           return inside ? std::array<float, 3>{0.25f, 0.5f, 0.75f} : std::array<float, 3>{test::kClearValue, test::kClearValue, test::kClearValue};
         }) == 0);
 }
 
 TEST_CASE("OUT.EMIT_THEN_CUT ends the strip: a vertex emitted after it makes no triangle", "[gpu][graphics][geometry]") {
-  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  if (!fs::exists(test::maxwell_corpus())) FAIL("corpus folder missing: " << test::maxwell_corpus());
   // Per input triangle: the halved vertices 0, 1, 2 (the last with EMIT_THEN_CUT), then vertex 0 unhalved
   // alone in a new strip, which draws nothing. The image is the first test's. Were the cut lost, the strip
   // would add the triangle (halved 1, halved 2, full 0), reaching outside the centre towards that corner.
@@ -148,7 +118,7 @@ TEST_CASE("OUT.EMIT_THEN_CUT ends the strip: a vertex emitted after it makes no 
   }
   lines.insert(lines.end(), {"MOV32I R12, 0x0", "ALD.128 R0, a[0x70], R12", "AST.128 a[0x70], R0", "AST.128 a[0x80], R8", "OUT.EMIT R13, R13, RZ"});
   const auto geometry = graphics::translate_graphics(with_code(geometry_header(7, 4, 1), lines), graphics::Arch::sm53, "cut_strip");
-  CHECK(count_wrong(draw(geometry), [](uint32_t x, uint32_t y) {
+  CHECK(test::count_wrong_rgb(draw(geometry), [](uint32_t x, uint32_t y) {
           const bool inside = x >= 16 && x < 48 && y >= 16 && y < 48;
           return inside ? std::array<float, 3>{0.25f, 0.5f, 0.75f} : std::array<float, 3>{test::kClearValue, test::kClearValue, test::kClearValue};
         }) == 0);
@@ -209,26 +179,13 @@ graphics::Translation barycentric_evaluation() {
 /// Draws the corpus vertex program's vertices 0-2 as one patch through `control` and `evaluation` with the
 /// flat-colour fragment program; colour target 0.
 std::vector<float> draw_tessellated(const graphics::Translation& control, const graphics::Translation& evaluation) {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  std::mt19937_64 random(11);
-  const test::HeadsurfaceScene scene = test::make_headsurface_scene(random);
-  test::HeadsurfaceRenderer renderer(context, scene);
-  const auto vertex = graphics::translate_graphics(read_file(corpus() / "00_nvidia_headsurface_vertex.bin"), graphics::Arch::sm53, "vertex");
-  graphics::TranslateOptions options;
-  options.backend.descriptor_set = 1;
-  const auto fragment = graphics::translate_graphics(flat_colour_fragment(), graphics::Arch::sm53, "flat_colour", options);
-  test::BankSet banks;
-  banks.vertex[3] = scene.vertex_uniforms;
-  const auto images = renderer.draw(vertex, fragment, std::span(&banks, 1), nullptr, {&control, &evaluation});
-  for (const std::string& message : context.validation_log().messages()) UNSCOPED_INFO(message);
-  CHECK(context.validation_log().count() == 0);
-  return images.at(0).targets.at(0);
+  return test::draw_behind_corpus_vertex_program(flat_colour_fragment(), 11, {}, nullptr, {&control, &evaluation});
 }
 
 } // namespace
 
 TEST_CASE("tessellation programs at level 1 draw exactly the patch's triangle", "[gpu][graphics][tessellation]") {
-  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  if (!fs::exists(test::maxwell_corpus())) FAIL("corpus folder missing: " << test::maxwell_corpus());
   // Every level 1 on the triangle domain: one triangle with TessCoord (1,0,0), (0,1,0), (0,0,1) at its corners,
   // where u·P0 + v·P1 + w·P2 is exactly P0, P1 or P2 (products with 0 and 1, sums with 0). The triangle (0, 0),
   // (64, 0), (0, 64) in pixels covers the pixel centres (x + 0.5) + (y + 0.5) < 64, i.e. x + y <= 62, in the
@@ -242,7 +199,7 @@ TEST_CASE("tessellation programs at level 1 draw exactly the patch's triangle", 
 
   const std::vector<float> image = draw_tessellated(control, evaluation);
   size_t inside = 0;
-  CHECK(count_wrong(image, [&](uint32_t x, uint32_t y) {
+  CHECK(test::count_wrong_rgb(image, [&](uint32_t x, uint32_t y) {
           const float* pixel = &image[(y * test::kViewportSize + x) * 4];
           if (x + y == 63) return std::array<float, 3>{pixel[0], pixel[1], pixel[2]}; // on the edge: unchecked
           if (x + y <= 62) {
@@ -255,10 +212,10 @@ TEST_CASE("tessellation programs at level 1 draw exactly the patch's triangle", 
 }
 
 TEST_CASE("an outer tessellation level of 0 written by AST.P a[0x0] discards the patch", "[gpu][graphics][tessellation]") {
-  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  if (!fs::exists(test::maxwell_corpus())) FAIL("corpus folder missing: " << test::maxwell_corpus());
   // Vulkan: a patch with an outer level <= 0 is discarded, so the image stays clear: TessLevelOuter[0] is a[0x0].
   const std::vector<float> image = draw_tessellated(pass_through_control("MOV32I R4, 0x0"), barycentric_evaluation());
-  CHECK(count_wrong(image, [](uint32_t, uint32_t) {
+  CHECK(test::count_wrong_rgb(image, [](uint32_t, uint32_t) {
           return std::array<float, 3>{test::kClearValue, test::kClearValue, test::kClearValue};
         }) == 0);
 }

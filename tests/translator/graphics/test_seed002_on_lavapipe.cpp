@@ -26,7 +26,6 @@ namespace fs = std::filesystem;
 
 constexpr uint64_t kGuardPT = 0x70000; // guard field 16:3 = PT
 
-fs::path corpus() { return fs::path(KILN_SHARED_DIR) / "corpus" / "nvidia-headsurface" / "maxwell"; }
 
 /// A row's template (opcode bits in the top 16, guard PT, every field zero) with `change` applied.
 sm5x::Instruction make(uint64_t word, const std::function<void(sm5x::Instruction&)>& change = {}) {
@@ -48,7 +47,7 @@ constexpr uint64_t kExit = 0xe30000000007000f;
 
 /// Corpus program 01's SPH (a pixel program writing color0.rgb from R0, R1, R2) with `code` behind it.
 std::vector<uint8_t> fragment_program(std::vector<sm5x::Instruction> code, const std::function<void(std::vector<uint8_t>&)>& edit_header = {}) {
-  std::vector<uint8_t> bytes = read_file(corpus() / "01_nvidia_headsurface_fragment.bin");
+  std::vector<uint8_t> bytes = read_file(test::maxwell_corpus() / "01_nvidia_headsurface_fragment.bin");
   bytes.resize(sm5x::kSphSize);
   if (edit_header) edit_header(bytes);
   code.push_back(make(kExit));
@@ -63,44 +62,14 @@ std::vector<uint8_t> fragment_program(std::vector<sm5x::Instruction> code, const
 }
 
 /// Draws the program over the 64x64 viewport behind the corpus vertex program; colour target 0's texels.
-std::vector<float> draw(const std::vector<uint8_t>& program, const graphics::TranslateOptions& base_options = {}) {
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  std::mt19937_64 random(3); // the scene only places the quad, which covers the viewport
-  const test::HeadsurfaceScene scene = test::make_headsurface_scene(random);
-  test::HeadsurfaceRenderer renderer(context, scene);
-  const auto vertex = graphics::translate_graphics(read_file(corpus() / "00_nvidia_headsurface_vertex.bin"), graphics::Arch::sm53, "vertex");
-  graphics::TranslateOptions options = base_options;
-  options.backend.descriptor_set = 1;
-  const auto fragment = graphics::translate_graphics(program, graphics::Arch::sm53, "seed002_program", options);
-  test::BankSet banks;
-  banks.vertex[3] = scene.vertex_uniforms;
-  const auto images = renderer.draw(vertex, fragment, std::span(&banks, 1));
-  for (const std::string& message : context.validation_log().messages()) UNSCOPED_INFO(message);
-  CHECK(context.validation_log().count() == 0);
-  return images.at(0).targets.at(0);
-}
-
-/// Compares colour target 0 (rgb) with `expected(x, y)`; reports the first few differences.
-size_t count_wrong(const std::vector<float>& texels, const std::function<std::array<float, 3>(uint32_t, uint32_t)>& expected) {
-  size_t wrong = 0;
-  for (uint32_t y = 0; y < test::kViewportSize; ++y) {
-    for (uint32_t x = 0; x < test::kViewportSize; ++x) {
-      const float* pixel = &texels[(y * test::kViewportSize + x) * 4];
-      const std::array<float, 3> want = expected(x, y);
-      for (int c = 0; c < 3; ++c) {
-        if (std::memcmp(&pixel[c], &want[c], sizeof(float)) != 0 && wrong++ < 4) {
-          UNSCOPED_INFO("pixel (" << x << ", " << y << ") component " << c << ": " << pixel[c] << ", expected " << want[c]);
-        }
-      }
-    }
-  }
-  return wrong;
+std::vector<float> draw(const std::vector<uint8_t>& program, const graphics::TranslateOptions& options = {}) {
+  return test::draw_behind_corpus_vertex_program(program, 3, options); // the scene only places the quad
 }
 
 } // namespace
 
 TEST_CASE("unwritten components of a vertex output read 0 and 1 in the fragment program (seed 002 1.2)", "[gpu][graphics][seed002]") {
-  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  if (!fs::exists(test::maxwell_corpus())) FAIL("corpus folder missing: " << test::maxwell_corpus());
   // The corpus vertex program writes texcoord0.st (AST.64 a[0x300]) and never its p and q. The fragment program
   // reads texcoord0.p and .q flat (constant interpolation: the values arrive unchanged): they must be 0 and 1.
   //   IPA.PASS R0, a[0x308], RZ ; IPA.PASS R1, a[0x30c], RZ ; MOV32I R2, 0.5 ; EXIT
@@ -108,11 +77,11 @@ TEST_CASE("unwritten components of a vertex output read 0 and 1 in the fragment 
     sph[480 / 8] |= 1 << 4 | 1 << 6; // ImapPixelTexture[0]: components p (bits 4-5) and q (bits 6-7) constant
   });
   CHECK(sm5x::disassemble(sm5x::decode_program(program, "test").instructions.at(1)) == "IPA.PASS R1, a[0x30c], RZ");
-  CHECK(count_wrong(draw(program), [](uint32_t, uint32_t) { return std::array<float, 3>{0.0f, 1.0f, 0.5f}; }) == 0);
+  CHECK(test::count_wrong_rgb(draw(program), [](uint32_t, uint32_t) { return std::array<float, 3>{0.0f, 1.0f, 0.5f}; }) == 0);
 }
 
 TEST_CASE("KIL demotes: a discarded fragment still feeds its quad's shuffles (seed 002 3.5)", "[gpu][graphics][seed002]") {
-  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  if (!fs::exists(test::maxwell_corpus())) FAIL("corpus folder missing: " << test::maxwell_corpus());
   //   S2R R3, SR_LANEID                  quad lane: bit 0 = x & 1
   //   LOP.AND R3, R3, 0x1
   //   ISETP.NE.AND P0, PT, R3, RZ, PT    P0 = odd x
@@ -143,14 +112,14 @@ TEST_CASE("KIL demotes: a discarded fragment still feeds its quad's shuffles (se
                                        "@P0 KIL", "SHFL.BFLY PT, R1, R2, 0x1, 0x1c03", "FADD R0, R1, -R2"};
   for (size_t i = 0; i < code.size(); ++i) CHECK(sm5x::disassemble(code[i]) == expected_text[i]);
   const auto texels = draw(fragment_program(code));
-  CHECK(count_wrong(texels, [](uint32_t x, uint32_t) {
+  CHECK(test::count_wrong_rgb(texels, [](uint32_t x, uint32_t) {
           if (x & 1) return std::array<float, 3>{test::kClearValue, test::kClearValue, test::kClearValue};
           return std::array<float, 3>{1.0f, static_cast<float>(x) + 1.5f, static_cast<float>(x) + 0.5f};
         }) == 0);
 }
 
 TEST_CASE("registers read before any write start at zero with the zero-registers option (seed 002 3.12)", "[gpu][graphics][seed002]") {
-  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  if (!fs::exists(test::maxwell_corpus())) FAIL("corpus folder missing: " << test::maxwell_corpus());
   //   MOV R0, R5 ; MOV R1, R6 ; MOV32I R2, 0.25 ; EXIT   (R5 and R6 are never written)
   const auto mov = [](uint8_t d, uint8_t s) {
     return row(0x5c98, [&](auto& in) { in.operands.at(0).index = d; in.operands.at(1).index = s; in.operands.at(2).value = 15; });
@@ -159,11 +128,11 @@ TEST_CASE("registers read before any write start at zero with the zero-registers
   CHECK(sm5x::disassemble(sm5x::decode_program(program, "test").instructions.at(0)) == "MOV R0, R5");
   graphics::TranslateOptions options;
   options.zero_registers = true;
-  CHECK(count_wrong(draw(program, options), [](uint32_t, uint32_t) { return std::array<float, 3>{0.0f, 0.0f, 0.25f}; }) == 0);
+  CHECK(test::count_wrong_rgb(draw(program, options), [](uint32_t, uint32_t) { return std::array<float, 3>{0.0f, 0.0f, 0.25f}; }) == 0);
 }
 
 TEST_CASE("a shuffle wider than the fragment quad is an error, not a guess at a 32-lane warp (seed 002 3.4)", "[graphics][seed002]") {
-  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  if (!fs::exists(test::maxwell_corpus())) FAIL("corpus folder missing: " << test::maxwell_corpus());
   // SHFL.BFLY across lane distance 4 (segment mask 0x18 = two quads): the host's fragment subgroup has no 32-lane
   // warp to take it from (lavapipe runs 8 lanes), so the translator must refuse it with the address.
   const auto program = fragment_program({ipa_pass(2, 0x70), make(0xef17700cf0270502, [](auto& in) {
@@ -175,7 +144,7 @@ TEST_CASE("a shuffle wider than the fragment quad is an error, not a guess at a 
 }
 
 TEST_CASE("TLD4 on a non-NVIDIA host: the gather bias moves a coordinate just below a texel boundary onto it (seed 002 2.10)", "[gpu][graphics][seed002]") {
-  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  if (!fs::exists(test::maxwell_corpus())) FAIL("corpus folder missing: " << test::maxwell_corpus());
   // Texture unit 0 becomes an 8x8 RGBA8 texture whose red is 255 from column 4 on, 0 before. The program gathers
   // red at texel-space s = u * 8 - 0.5 = 3 - 2^-10 (just below the boundary between columns 2|3 and 3|4 of the
   // footprint) and t = v * 8 - 0.5 = 2.25:
@@ -205,7 +174,7 @@ TEST_CASE("TLD4 on a non-NVIDIA host: the gather bias moves a coordinate just be
     for (uint32_t x = 4; x < 8; ++x) texture.texels[(y * 8 + x) * 4] = 255;
   }
   test::HeadsurfaceRenderer renderer(context, scene);
-  const auto vertex = graphics::translate_graphics(read_file(corpus() / "00_nvidia_headsurface_vertex.bin"), graphics::Arch::sm53, "vertex");
+  const auto vertex = graphics::translate_graphics(read_file(test::maxwell_corpus() / "00_nvidia_headsurface_vertex.bin"), graphics::Arch::sm53, "vertex");
   graphics::TranslateOptions options;
   options.backend.descriptor_set = 1;
   options.backend.gather_bias_bits = 8;
@@ -214,17 +183,17 @@ TEST_CASE("TLD4 on a non-NVIDIA host: the gather bias moves a coordinate just be
   banks.vertex[3] = scene.vertex_uniforms;
   banks.fragment[test::kHandleBank] = scene.handles;
   const auto images = renderer.draw(vertex, fragment, std::span(&banks, 1));
-  CHECK(count_wrong(images.at(0).targets.at(0), [](uint32_t, uint32_t) { return std::array<float, 3>{0.0f, 1.0f, 1.0f}; }) == 0);
+  CHECK(test::count_wrong_rgb(images.at(0).targets.at(0), [](uint32_t, uint32_t) { return std::array<float, 3>{0.0f, 1.0f, 1.0f}; }) == 0);
   for (const std::string& message : context.validation_log().messages()) UNSCOPED_INFO(message);
   CHECK(context.validation_log().count() == 0);
 }
 
 TEST_CASE("a vertex output the header declares but the code never writes reads (0, 0, 0, 1) (seed 002 1.2)", "[gpu][graphics][seed002]") {
-  if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
+  if (!fs::exists(test::maxwell_corpus())) FAIL("corpus folder missing: " << test::maxwell_corpus());
   // The corpus vertex program with generic0 (a[0x80..0x8c]) added to its header's output map (VTG Omap bit
   // 400 + address / 4), which its code never writes; the fragment program reads generic0.x, .y and .w flat.
   //   IPA.PASS R0, a[0x80], RZ ; IPA.PASS R1, a[0x84], RZ ; IPA.PASS R2, a[0x8c], RZ ; EXIT   -> (0, 0, 1)
-  std::vector<uint8_t> vertex_bytes = read_file(corpus() / "00_nvidia_headsurface_vertex.bin");
+  std::vector<uint8_t> vertex_bytes = read_file(test::maxwell_corpus() / "00_nvidia_headsurface_vertex.bin");
   for (unsigned bit = 400 + 0x80 / 4; bit < 400 + 0x90 / 4; ++bit) vertex_bytes[bit / 8] |= static_cast<uint8_t>(1u << (bit % 8));
   const auto program = fragment_program({ipa_pass(0, 0x80), ipa_pass(1, 0x84), ipa_pass(2, 0x8c)}, [](std::vector<uint8_t>& sph) {
     sph[192 / 8] |= 0x55; // ImapGenericVector[0]: x, y, z, w constant (2 bits each)
@@ -240,7 +209,7 @@ TEST_CASE("a vertex output the header declares but the code never writes reads (
   test::BankSet banks;
   banks.vertex[3] = scene.vertex_uniforms;
   const auto images = renderer.draw(vertex, fragment, std::span(&banks, 1));
-  CHECK(count_wrong(images.at(0).targets.at(0), [](uint32_t, uint32_t) { return std::array<float, 3>{0.0f, 0.0f, 1.0f}; }) == 0);
+  CHECK(test::count_wrong_rgb(images.at(0).targets.at(0), [](uint32_t, uint32_t) { return std::array<float, 3>{0.0f, 0.0f, 1.0f}; }) == 0);
   for (const std::string& message : context.validation_log().messages()) UNSCOPED_INFO(message);
   CHECK(context.validation_log().count() == 0);
 }

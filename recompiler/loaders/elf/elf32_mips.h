@@ -1,7 +1,7 @@
 #pragma once
 // A 32-bit little-endian MIPS executable (ELFCLASS32, EM_MIPS, ET_EXEC: what `mipsel-linux-gnu-gcc -static`
 // writes) as the recompiler sees it: entry point and loadable segments. The sibling of ElfFile, which reads
-// 64-bit AArch64 files; the Segment type is shared. Every byte is read through kiln::ByteReader.
+// 64-bit AArch64 files; both read through the shared ELF container (elf_container.h) and share Segment.
 #include <cstdint>
 #include <span>
 #include <string>

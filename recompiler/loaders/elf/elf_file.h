@@ -1,7 +1,7 @@
 #pragma once
 // A 64-bit little-endian AArch64 ELF executable as the recompiler sees it: loadable segments, entry point,
-// symbols (when present), .init_array/.fini_array and the TLS template. Every byte is read through
-// kiln::ByteReader, so a truncated or inconsistent file is a kiln::Error naming the file and offset.
+// symbols (when present), .init_array/.fini_array and the TLS template, read through the shared ELF container
+// (elf_container.h), so a truncated or inconsistent file is a kiln::Error naming the file and offset.
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -9,6 +9,9 @@
 #include <vector>
 
 namespace kiln::elf {
+
+class Container;
+struct SectionHeader;
 
 struct Segment {
   uint64_t address = 0;     ///< p_vaddr
@@ -70,10 +73,9 @@ public:
   std::span<const uint8_t> bytes() const { return bytes_; }
 
 private:
-  void parse_program_headers(uint64_t offset, uint16_t count, uint16_t entry_size);
-  void parse_sections(uint64_t offset, uint16_t count, uint16_t entry_size, uint16_t names_index);
-  void parse_symbols(const Section& symtab, const Section& strtab);
-  std::vector<uint64_t> read_pointer_array(const Section& section) const;
+  void parse_program_headers(const Container& container);
+  void parse_sections(const Container& container);
+  std::vector<uint64_t> read_pointer_array(const SectionHeader& section) const;
 
   std::span<const uint8_t> bytes_;
   std::string name_;

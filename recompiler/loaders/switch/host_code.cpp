@@ -5,6 +5,7 @@
 
 #include <cctype>
 
+#include "recompiler/loaders/elf/elf_container.h"
 #include "runtime/base/byte_reader.h"
 
 namespace kiln::host {
@@ -21,39 +22,21 @@ bool names(std::string_view symbol, const std::string& name) {
 } // namespace
 
 std::optional<HostFunction> find_function(std::span<const uint8_t> executable, const std::string& file, const std::string& name) {
-  const ByteReader reader(executable, file);
-  if (reader.size() < 64 || reader.peek_at<uint32_t>(0) != 0x464c457fu) reader.fail_at(0, "not an ELF file (bad magic)");
-  if (reader.peek_at<uint8_t>(4) != 2 || reader.peek_at<uint16_t>(18) != 62) reader.fail_at(18, "not an x86-64 ELF executable");
-  const uint64_t section_headers = reader.peek_at<uint64_t>(0x28);
-  const uint16_t entry_size = reader.peek_at<uint16_t>(0x3a), count = reader.peek_at<uint16_t>(0x3c);
-  if (entry_size < 64) reader.fail_at(0x3a, fmt::format("section header size {} is smaller than 64", entry_size));
-  struct Section { uint32_t type; uint64_t address, offset, size; uint32_t link; };
-  std::vector<Section> sections;
-  for (uint16_t i = 0; i < count; ++i) {
-    const ByteReader header = reader.sub_reader(section_headers + uint64_t{i} * entry_size, 64);
-    sections.push_back({header.peek_at<uint32_t>(4), header.peek_at<uint64_t>(0x10), header.peek_at<uint64_t>(0x18), header.peek_at<uint64_t>(0x20),
-                        header.peek_at<uint32_t>(0x28)});
-  }
-  for (const Section& symtab : sections) {
-    if (symtab.type != 2 || symtab.link >= sections.size()) continue; // SHT_SYMTAB
-    const ByteReader symbols = reader.sub_reader(symtab.offset, symtab.size);
-    const ByteReader strings = reader.sub_reader(sections[symtab.link].offset, sections[symtab.link].size);
-    for (uint64_t at = 0; at + 24 <= symtab.size; at += 24) {
-      if ((symbols.peek_at<uint8_t>(at + 4) & 0xf) != 2) continue; // STT_FUNC
-      ByteReader name_reader = strings;
-      name_reader.seek(symbols.peek_at<uint32_t>(at));
-      const std::string_view symbol = name_reader.c_string();
-      if (!names(symbol, name)) continue;
-      HostFunction function{std::string(symbol), symbols.peek_at<uint64_t>(at + 8), {}};
-      const uint64_t size = symbols.peek_at<uint64_t>(at + 16);
-      const uint16_t section = symbols.peek_at<uint16_t>(at + 6);
-      if (section == 0 || section >= sections.size()) symbols.fail_at(at + 6, fmt::format("{} is not defined in a section", symbol));
-      const Section& code = sections[section];
-      if (function.address < code.address || function.address - code.address > code.size || size > code.size - (function.address - code.address))
-        symbols.fail_at(at + 8, fmt::format("{} [{:#x}, +{:#x}) lies outside its section", symbol, function.address, size));
-      const auto bytes = reader.span_at(code.offset + (function.address - code.address), size);
-      function.bytes.assign(bytes.begin(), bytes.end());
-      return function;
+  const elf::Container container(executable, file);
+  const ByteReader reader = container.reader();
+  if (!container.header().is_64 || container.header().machine != elf::em_x86_64) reader.fail_at(18, "not an x86-64 ELF executable");
+  const std::vector<elf::SectionHeader> sections = container.section_headers();
+  for (const elf::SectionHeader& symtab : sections) {
+    if (symtab.type != elf::sht_symtab) continue;
+    for (const elf::SymbolEntry& symbol : container.symbols(sections, symtab)) {
+      if (symbol.type() != elf::stt_func || !names(symbol.name, name)) continue;
+      if (symbol.section == 0 || symbol.section >= sections.size())
+        reader.fail_at(symbol.entry_offset + 6, fmt::format("{} is not defined in a section", symbol.name));
+      const elf::SectionHeader& code = sections[symbol.section];
+      if (symbol.value < code.address || symbol.value - code.address > code.size || symbol.size > code.size - (symbol.value - code.address))
+        reader.fail_at(symbol.entry_offset + 8, fmt::format("{} [{:#x}, +{:#x}) lies outside its section", symbol.name, symbol.value, symbol.size));
+      const auto bytes = reader.span_at(code.file_offset + (symbol.value - code.address), symbol.size);
+      return HostFunction{symbol.name, symbol.value, std::vector<uint8_t>(bytes.begin(), bytes.end())};
     }
   }
   return std::nullopt;

@@ -7,13 +7,13 @@
 #include <string_view>
 #include <vector>
 
+#include "recompiler/analysis/dirty_registers.h"
 #include "recompiler/emit/fallback_steps.h"
 #include "recompiler/emit/generated_project.h"
 #include "recompiler/emit/porter_glue.h"
 #include "recompiler/emit/cpp_text.h"
 #include "recompiler/emit/registers.h"
 #include "recompiler/emit/landing_pads.h"
-#include "recompiler/emit/spill_sets.h"
 #include "recompiler/isa/aarch64/semantics/semantics.h"
 #include "runtime/base/file_writer.h"
 #include "runtime/base/hash.h"
@@ -24,6 +24,7 @@ namespace {
 using analysis::Function;
 using analysis::Program;
 using a64::Instruction;
+using a64::RegisterMask, a64::flags_bit, a64::all_registers;
 
 std::string host_name(uint64_t start) { return fmt::format("g_{:x}", start); }
 
@@ -106,11 +107,13 @@ public:
         falls_through = false;
         continue;
       }
-      if (!a64::emit_semantics(*current_, *this)) untranslated("no semantics for " + std::string(current_->opcode));
+      // An instruction without semantics becomes a trap that ends the program: it writes nothing later code sees.
+      const bool translated = a64::emit_semantics(*current_, *this);
+      if (!translated) untranslated("no semantics for " + std::string(current_->opcode));
       const a64::ControlFlow kind = a64::control_flow(*current_).kind;
       falls_through = !(kind == a64::ControlFlow::branch || kind == a64::ControlFlow::indirect_branch || kind == a64::ControlFlow::ret ||
                         kind == a64::ControlFlow::stop);
-      ranges_.push_back({a, code_begin, out_.size()});
+      ranges_.push_back({a, code_begin, out_.size(), translated ? current_->writes : 0});
       call_hooks(a, true);
     }
     if (falls_through) {
@@ -251,7 +254,7 @@ private:
   const std::set<uint64_t>& landing_pads_;
   std::set<uint64_t> resume_labels_; ///< where a non-local jump into this function's frame continues
   bool has_calls_ = false;
-  struct CodeRange { uint64_t address; size_t begin, end; }; ///< one instruction's C++ inside out_
+  struct CodeRange { uint64_t address; size_t begin, end; RegisterMask writes; }; ///< one instruction's C++ inside out_
   std::vector<CodeRange> ranges_;
   size_t function_begin_ = 0;
   static constexpr std::string_view spill_marker = "SPILL_DIRTY;";
@@ -277,20 +280,22 @@ private:
     for (auto at = found.rbegin(); at != found.rend(); ++at) out_.replace(*at, spill_marker.size(), code); // back to front: offsets stay valid
   }
 
-  /// Each spill stores only the registers that may differ from Cpu there (spill_sets.h); the spill lambda (traps,
+  /// Each spill stores only the registers that may differ from Cpu there (analysis/dirty_registers.h); the spill lambda (traps,
   /// hooks) every register the function writes: the others always equal their Cpu slots.
   void finish_spills(const std::set<int>& used) {
-    std::map<uint64_t, std::string_view> code;
-    for (const CodeRange& r : ranges_) code[r.address] = std::string_view(out_).substr(r.begin, r.end - r.begin);
+    std::map<uint64_t, RegisterMask> writes;
     RegisterMask written = 0;
-    for (const auto& [address, text] : code) written |= written_registers(text);
+    for (const CodeRange& r : ranges_) {
+      writes[r.address] = r.writes;
+      written |= r.writes;
+    }
     std::set<uint64_t> clean = entry_points(function_, landing_pads_);
     clean.insert(resume_labels_.begin(), resume_labels_.end());
-    const std::map<uint64_t, RegisterMask> dirty = dirty_before(program_, function_, code, clean);
+    const std::map<uint64_t, RegisterMask> dirty = analysis::dirty_before(program_, function_, writes, clean);
     std::vector<RegisterMask> masks;
     for (const CodeRange& r : ranges_) {
       const auto d = dirty.find(r.address);
-      masks.push_back((d != dirty.end() ? d->second : all_registers) | written_registers(code[r.address]));
+      masks.push_back((d != dirty.end() ? d->second : all_registers) | r.writes);
     }
     // From the end, so earlier offsets stay valid; code between instructions (the fall-through transfer) stores
     // everything the function writes.

@@ -112,7 +112,59 @@ struct Decoder::Impl {
   std::unique_ptr<llvm::MCDisassembler> disassembler;
   std::unique_ptr<llvm::MCInstPrinter> printer;
   std::vector<Register> register_map; ///< by LLVM register number
+  std::vector<RegisterMask> register_bits; ///< by LLVM register number: the tracked registers it overlaps
+  unsigned msr_opcode = 0, mrs_opcode = 0;
+
+  void map_register_bits();
+  void add_effects(const llvm::MCInst& inst, Instruction& out) const;
 };
+
+/// For every LLVM register, the x/sp/NZCV bits it overlaps (W5 and X5 share bit 5; the pair X0_X1 of CASP has
+/// bits 0 and 1).
+void Decoder::Impl::map_register_bits() {
+  std::vector<std::pair<unsigned, RegisterMask>> tracked;
+  for (unsigned i = 1; i < registers->getNumRegs(); ++i) {
+    const std::string_view name = registers->getName(i);
+    if (name == "SP") tracked.emplace_back(i, sp_bit);
+    else if (name == "FP") tracked.emplace_back(i, RegisterMask{1} << 29); // LLVM's names of X29 and X30
+    else if (name == "LR") tracked.emplace_back(i, RegisterMask{1} << 30);
+    else if (name == "NZCV") tracked.emplace_back(i, flags_bit);
+    else if (name.size() >= 2 && name[0] == 'X' && name.find('_') == std::string_view::npos) {
+      const int index = parse_index(name.substr(1));
+      if (index >= 0 && index <= 30) tracked.emplace_back(i, RegisterMask{1} << index);
+    }
+  }
+  register_bits.assign(registers->getNumRegs(), 0);
+  for (const auto& [reg, bit] : tracked)
+    for (llvm::MCRegAliasIterator alias(reg, registers.get(), true); alias.isValid(); ++alias) register_bits[*alias] |= bit;
+  for (unsigned op = 0; op < instructions->getNumOpcodes(); ++op)
+    if (std::string_view(instructions->getName(op)) == "MSR") msr_opcode = op;
+    else if (std::string_view(instructions->getName(op)) == "MRS") mrs_opcode = op;
+}
+
+void Decoder::Impl::add_effects(const llvm::MCInst& inst, Instruction& out) const {
+  const llvm::MCInstrDesc& desc = instructions->get(inst.getOpcode());
+  for (unsigned k = 0; k < inst.getNumOperands(); ++k) {
+    const llvm::MCOperand& op = inst.getOperand(k);
+    if (!op.isReg() || op.getReg() >= register_bits.size()) continue;
+    (k < desc.getNumDefs() ? out.writes : out.reads) |= register_bits[op.getReg()];
+    // A tied operand (the write-back base of a pre/post-indexed access) is read as the use it is tied to.
+    if (k < desc.getNumDefs() && desc.getOperandConstraint(k, llvm::MCOI::TIED_TO) != -1) out.reads |= register_bits[op.getReg()];
+  }
+  // Two of LLVM's implicit operands serve its code generator, not the architecture: MRS "defines" NZCV and
+  // calls "use" SP. The Arm ARM has MRS write only Rt, and BL/BLR read no SP.
+  for (unsigned k = 0; k < desc.getNumImplicitDefs(); ++k)
+    if (inst.getOpcode() != mrs_opcode) out.writes |= register_bits[desc.getImplicitDefs()[k]];
+  for (unsigned k = 0; k < desc.getNumImplicitUses(); ++k)
+    if (!desc.isCall()) out.reads |= register_bits[desc.getImplicitUses()[k]];
+  // MSR/MRS take their system register as an immediate: NZCV is not in the opcodes' descriptions.
+  if (inst.getOpcode() == msr_opcode && inst.getNumOperands() == 2 && inst.getOperand(0).isImm() &&
+      inst.getOperand(0).getImm() == system_register::nzcv)
+    out.writes |= flags_bit;
+  if (inst.getOpcode() == mrs_opcode && inst.getNumOperands() == 2 && inst.getOperand(1).isImm() &&
+      inst.getOperand(1).getImm() == system_register::nzcv)
+    out.reads |= flags_bit;
+}
 
 Decoder::Decoder() : impl_(std::make_unique<Impl>()) {
   static std::once_flag initialized;
@@ -138,6 +190,7 @@ Decoder::Decoder() : impl_(std::make_unique<Impl>()) {
   impl_->printer->setPrintBranchImmAsAddress(true); // branch and ADRP targets as absolute addresses
   impl_->register_map.resize(impl_->registers->getNumRegs());
   for (unsigned i = 1; i < impl_->registers->getNumRegs(); ++i) impl_->register_map[i] = classify(impl_->registers->getName(i));
+  impl_->map_register_bits();
 }
 
 Decoder::~Decoder() = default;
@@ -170,6 +223,7 @@ Instruction Decoder::decode(uint32_t word, uint64_t address, bool with_text) con
     }
     out.operands.push_back(o);
   }
+  impl_->add_effects(inst, out);
   if (with_text) {
     std::string text;
     llvm::raw_string_ostream stream(text);

@@ -41,6 +41,18 @@ struct Operand {
   int64_t imm = 0;
 };
 
+/// System register encodings (op0:op1:CRn:CRm:op2) as LLVM packs them in MRS/MSR's immediate operand.
+namespace system_register {
+constexpr int64_t tpidr_el0 = 0xde82, fpcr = 0xda20, fpsr = 0xda21, nzcv = 0xda10;
+} // namespace system_register
+
+/// A set of the registers the spill and reload code tracks: bit r (0..30) for x0..x30 (and their w views),
+/// bit 31 for sp, bit 32 for the flags NZCV. XZR/WZR and the vector registers are not in it.
+using RegisterMask = uint64_t;
+constexpr RegisterMask sp_bit = RegisterMask{1} << 31;
+constexpr RegisterMask flags_bit = RegisterMask{1} << 32;
+constexpr RegisterMask all_registers = (RegisterMask{1} << 33) - 1;
+
 struct Instruction {
   uint64_t address = 0;
   uint32_t encoding = 0;
@@ -48,6 +60,9 @@ struct Instruction {
   std::string_view opcode; ///< LLVM opcode name (static storage owned by LLVM)
   std::vector<Operand> operands;
   std::string text;      ///< disassembly text (for reports and traps)
+  /// The registers the instruction reads and writes, from LLVM MC's description of the opcode: explicit
+  /// operands (a tied write-back base is both) and implicit ones (NZCV of flag-setting forms, LR of BL/BLR).
+  RegisterMask reads = 0, writes = 0;
 
   const Register& reg(size_t i) const { return operands.at(i).reg; }
   int64_t imm(size_t i) const { return operands.at(i).imm; }

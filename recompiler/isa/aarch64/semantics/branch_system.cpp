@@ -26,8 +26,7 @@ void branch(const Instruction& i, EmitTarget& out) {
   } else if (op == "RET") out.return_to(read(i.reg(0)));
 }
 
-// System register encodings: op0:op1:CRn:CRm:op2 as LLVM packs them.
-constexpr int64_t tpidr_el0 = 0xde82, fpcr = 0xda20, fpsr = 0xda21, nzcv = 0xda10;
+using system_register::tpidr_el0, system_register::fpcr, system_register::fpsr, system_register::nzcv;
 
 void mrs(const Instruction& i, EmitTarget& out) {
   const int64_t reg = i.imm(1);

@@ -2,11 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <string_view>
 
 #include "recompiler/analysis/program.h"
 #include "recompiler/core/title_setup.h"
+#include "recompiler/emit/mips/linux_project.h"
+#include "recompiler/emit/mips/psx_project.h"
 #include "recompiler/isa/aarch64/decoder.h"
+#include "recompiler/loaders/elf/elf32_mips.h"
 #include "recompiler/loaders/elf/elf_file.h"
 #include "recompiler/loaders/switch/switch_module.h"
 #include "runtime/base/error.h"
@@ -28,10 +33,69 @@ std::filesystem::path binary_root() {
   return KILN_RECOMPILER_BINARY_ROOT;
 }
 
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point started) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+/// The AArch64 summary: counts, platform, configuration, fallback coverage and the first untranslated words.
+std::string describe(const RecompileSummary& s, const RecompileOptions& o) {
+  std::string out = fmt::format("recompiled {}: {} functions, {} instructions, {} jump tables, {} unresolved indirect branches, "
+                                "{} untranslated instructions; {} files written, {} unchanged; {:.2f} s\n",
+                                o.input.string(), s.functions, s.instructions, s.jump_tables, s.unresolved_indirect_branches.size(),
+                                s.untranslated.size(), s.files_written, s.files_unchanged, s.seconds);
+  out += fmt::format("  platform: {}\n", s.platform);
+  if (!s.config.empty()) out += fmt::format("  config: {}\n", s.config.string());
+  for (const std::string& set : s.applied_patch_sets) out += fmt::format("  patch set applied: {}\n", set);
+  out += fmt::format("  fallback interpreter: {} instructions outside compiled functions; discovery report: {}\n", s.fallback_steps,
+                     s.discovery_report.string());
+  const size_t shown = o.list_untranslated ? s.untranslated.size() : std::min<size_t>(s.untranslated.size(), 10);
+  for (size_t i = 0; i < shown; ++i) {
+    const auto& u = s.untranslated[i];
+    out += fmt::format("  untranslated {:#x} {:08x} {} (in {})\n", u.address, u.encoding, u.text, u.function);
+  }
+  if (shown < s.untranslated.size())
+    out += fmt::format("  ... {} more (--list-untranslated shows all; each traps if reached)\n", s.untranslated.size() - shown);
+  return out;
+}
+
+bool is_psx_exe(std::span<const uint8_t> bytes) {
+  static constexpr std::string_view magic = "PS-X EXE";
+  return bytes.size() >= magic.size() && std::equal(magic.begin(), magic.end(), bytes.begin());
+}
+
+/// The MIPS front end's two platforms (recompiler/emit/mips): the PS1 and mipsel Linux.
+RecompileSummary recompile_mips(const RecompileOptions& options, bool psx) {
+  const auto started = std::chrono::steady_clock::now();
+  const mips::PsxRecompileOptions mips_options{options.input, options.output, source_root()};
+  const mips::PsxRecompileReport report = psx ? mips::recompile_psx(mips_options) : mips::recompile_mipsel_linux(mips_options);
+  RecompileSummary summary;
+  summary.platform = psx ? "psx" : "linux-user";
+  summary.functions = report.functions;
+  summary.instructions = report.instructions;
+  summary.jump_tables = report.jump_tables;
+  summary.unresolved_indirect_branches.assign(report.unresolved_jumps.begin(), report.unresolved_jumps.end());
+  summary.files_written = report.files_written;
+  summary.files_unchanged = report.files_unchanged;
+  summary.seconds = seconds_since(started);
+  summary.text = psx ? mips::describe_psx_report(options.input.string(), report, summary.seconds, options.list_untranslated)
+                     : mips::describe_report(options.input.string(), report, summary.seconds, options.list_untranslated);
+  return summary;
+}
+
+} // namespace
+
 RecompileSummary recompile(const RecompileOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  if (options.platform != "linux-user" && options.platform != "switch")
-    throw Error("unknown platform '" + options.platform + "' (supported: linux-user, switch)");
+  if (options.platform != "linux-user" && options.platform != "switch" && options.platform != "psx")
+    throw Error("unknown platform '" + options.platform + "' (supported: linux-user, switch, psx)");
+  {
+    std::error_code ec;
+    const std::vector<uint8_t> head = std::filesystem::is_regular_file(options.input, ec) ? read_file(options.input) : std::vector<uint8_t>{};
+    if (options.platform == "psx" || is_psx_exe(head)) return recompile_mips(options, true);
+    if (elf::is_elf32_mips(head)) return recompile_mips(options, false);
+  }
   const TitleSetup setup = prepare_title(options.input, options.config, options.find_config, options.patch_sets);
   // Switch NSO/NRO (recognised by magic) are analysed and emitted through an ELF view of the loaded module.
   const bool switch_module = nx::detect_format(setup.bytes).has_value();
@@ -63,7 +127,8 @@ RecompileSummary recompile(const RecompileOptions& options) {
   summary.applied_patch_sets = setup.changes.applied;
   summary.discovery_report = options.output / "discovery.toml";
   write_discovery_report(summary.discovery_report, program, report.untranslated);
-  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  summary.seconds = seconds_since(started);
+  summary.text = describe(summary, options);
   return summary;
 }
 

@@ -17,6 +17,7 @@ struct RecompileOptions {
   std::filesystem::path config;        ///< the title's kiln.toml; empty: look for one (find_config)
   bool find_config = true;             ///< beside the executable, else games/*/kiln.toml naming its hash
   std::vector<std::string> patch_sets; ///< applied in this order (folders or ids under patches/<title>/)
+  bool list_untranslated = false;      ///< the summary text lists every untranslated instruction, not the first 10
 };
 
 struct RecompileSummary {
@@ -32,9 +33,13 @@ struct RecompileSummary {
   std::vector<std::string> applied_patch_sets; ///< "id version", in order
   std::filesystem::path discovery_report;      ///< OUTDIR/discovery.toml
   double seconds = 0;
+  std::string text;                            ///< the summary as `kiln recompile` prints it
 };
 
-/// Loads, analyses and emits. Throws kiln::Error for bad input (naming file and offset/address).
+/// Loads, analyses and emits. What the input is decides the front end and platform: a PS-X EXE (or
+/// platform "psx") the R3000A and runtime/platform/psx, a 32-bit MIPS ELF MIPS32r2 on linux-user-mips, a
+/// Switch NSO/NRO AArch64 on Horizon, any other ELF AArch64 on the option's platform. Throws kiln::Error for bad
+/// input (naming file and offset/address).
 RecompileSummary recompile(const RecompileOptions& options);
 
 /// Configures (if needed) and builds OUTDIR with CMake + Ninja; returns the executable's path.

@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -10,8 +9,6 @@
 #include <string>
 #include <unordered_map>
 
-#include "recompiler/core/recompile.h"
-#include "recompiler/emit/mips/psx_project.h"
 #include "recompiler/isa/mips/encoding_table.h"
 #include "recompiler/loaders/psxexe/psx_exe.h"
 #include "runtime/base/error.h"
@@ -209,23 +206,3 @@ void setup_psx_commands(CLI::App& root) {
 } // namespace
 
 KILN_REGISTER_COMMAND("psx", setup_psx_commands);
-
-/// `kiln recompile --platform psx` (dispatched from command_recompile.cpp).
-void recompile_psx_command(const std::string& input, const std::string& output, bool list_untranslated) {
-  const auto started = std::chrono::steady_clock::now();
-  kiln::mips::PsxRecompileOptions options;
-  options.input = input;
-  options.output = output;
-  options.source_root = kiln::recompiler::source_root();
-  const kiln::mips::PsxRecompileReport r = kiln::mips::recompile_psx(options);
-  fmt::print("recompiled {}: {} functions, {} instructions, {} jump tables, {} jumps to constant addresses, {} unresolved "
-             "indirect jumps, {} untranslated instructions; {} files written, {} unchanged; {:.2f} s\n",
-             input, r.functions, r.instructions, r.jump_tables, r.constant_jumps, r.unresolved_jumps.size(), r.untranslated.size(), r.files_written,
-             r.files_unchanged, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-  const size_t shown = list_untranslated ? r.untranslated.size() : std::min<size_t>(r.untranslated.size(), 10);
-  for (size_t i = 0; i < shown; ++i)
-    fmt::print("  untranslated {:#010x} {:08x} {} (in f_{:08x})\n", r.untranslated[i].address, r.untranslated[i].word, r.untranslated[i].why,
-               r.untranslated[i].function);
-  if (shown < r.untranslated.size()) fmt::print("  ... {} more (--list-untranslated shows all; each stops the program if reached)\n", r.untranslated.size() - shown);
-  std::fflush(stdout);
-}

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "recompiler/emit/generated_project.h"
 #include "recompiler/emit/mips/function_writer.h"
 #include "recompiler/loaders/psxexe/psx_exe.h"
@@ -72,6 +74,20 @@ PsxRecompileReport recompile_psx(const PsxRecompileOptions& options) {
                     "int main(int argc, char** argv) { return kiln::psx::run_recompiled(kiln_psx_program, argc, argv); }\n");
   write("CMakeLists.txt", cmake_project(options.source_root));
   return report;
+}
+
+std::string describe_psx_report(const std::string& input, const PsxRecompileReport& r, double seconds, bool list_untranslated) {
+  std::string out = fmt::format("recompiled {}: {} functions, {} instructions, {} jump tables, {} jumps to constant addresses, {} unresolved "
+                                "indirect jumps, {} untranslated instructions; {} files written, {} unchanged; {:.2f} s\n",
+                                input, r.functions, r.instructions, r.jump_tables, r.constant_jumps, r.unresolved_jumps.size(), r.untranslated.size(),
+                                r.files_written, r.files_unchanged, seconds);
+  const size_t shown = list_untranslated ? r.untranslated.size() : std::min<size_t>(r.untranslated.size(), 10);
+  for (size_t i = 0; i < shown; ++i)
+    out += fmt::format("  untranslated {:#010x} {:08x} {} (in f_{:08x})\n", r.untranslated[i].address, r.untranslated[i].word, r.untranslated[i].why,
+                       r.untranslated[i].function);
+  if (shown < r.untranslated.size())
+    out += fmt::format("  ... {} more (--list-untranslated shows all; each stops the program if reached)\n", r.untranslated.size() - shown);
+  return out;
 }
 
 } // namespace kiln::mips

@@ -31,4 +31,7 @@ struct PsxRecompileOptions {
 
 PsxRecompileReport recompile_psx(const PsxRecompileOptions& options);
 
+/// One summary line plus the first untranslated words (all of them with `list_untranslated`).
+std::string describe_psx_report(const std::string& input, const PsxRecompileReport& report, double seconds, bool list_untranslated);
+
 } // namespace kiln::mips

@@ -67,7 +67,6 @@ public:
   /// A reader over the whole file in its byte order.
   ByteReader reader() const { return ByteReader(bytes_, name_, header_.byte_order); }
   /// Where the header fields are in this class (they move between ELF32 and ELF64), for messages.
-  uint64_t entry_field_offset() const { return 24; }
   uint64_t program_header_size_field_offset() const { return header_.is_64 ? 0x36 : 42; }
   uint64_t section_header_size_field_offset() const { return header_.is_64 ? 0x3a : 46; }
 

@@ -109,12 +109,13 @@ TEST_CASE("psx joypad port answers no controller and no memory card", "[psx]") {
   CHECK(f.m.read8(io(0x040)) == 0xFF);
 }
 
-TEST_CASE("psx SPU registers are accepted and SPUSTAT follows SPUCNT", "[psx]") {
+TEST_CASE("psx SPU registers read back and SPUSTAT follows SPUCNT", "[psx]") {
   Fixture f;
   f.m.write16(0x1F801C00u, 0x3FFF); // voice 0 volume left
   CHECK(f.m.read16(0x1F801C00u) == 0x3FFF);
-  f.m.write16(io(0xDAA), 0xC03F); // SPUCNT
-  CHECK(f.m.read16(io(0xDAE)) == 0x003F); // SPUSTAT bits 0-5 = SPUCNT bits 0-5
+  f.m.write16(io(0xDAA), 0xC03F); // SPUCNT: transfer mode 3 (DMA read), CD/external audio bits
+  // SPUSTAT: bits 0-5 = SPUCNT bits 0-5, bit 7 = SPUCNT bit 5, bit 9 = DMA read request.
+  CHECK(f.m.read16(io(0xDAE)) == (0x003F | 0x0080 | 0x0200));
 }
 
 TEST_CASE("psx GPU ports: GP0 draws, GP1 controls, GPUSTAT reads", "[psx]") {

@@ -72,4 +72,17 @@ struct Port {
   }
 };
 
+/// A controller of `kind` on port 1, fed by a TestSource.
+struct Connected {
+  Port p;
+  TestSource source;
+  kiln::psx::Controller pad;
+  explicit Connected(kiln::psx::PadKind kind) : pad(kind, source) { p.m.sio0.connect(0, &pad); }
+  /// Selects port 1 and sends the address byte, leaving the port's clock at that write.
+  void start_byte() {
+    p.m.write16(joy_ctrl, ctrl_port1);
+    p.m.write8(joy_data, 0x01);
+  }
+};
+
 } // namespace pad_test

@@ -6,7 +6,6 @@
 #include "tests/platform/psx/pad/pad_harness.h"
 
 using namespace pad_test;
-using kiln::psx::Controller;
 using kiln::psx::PadKind;
 namespace button = kiln::psx::pad_button;
 
@@ -18,11 +17,8 @@ std::vector<uint8_t> bytes(const std::vector<Reply>& replies) {
   return out;
 }
 
-struct Fixture {
-  Port p;
-  TestSource source;
-  Controller pad{PadKind::dualshock, source};
-  Fixture() { p.m.sio0.connect(0, &pad); }
+struct Fixture : Connected {
+  Fixture() : Connected(PadKind::dualshock) {}
   std::vector<uint8_t> send(const std::vector<uint8_t>& b) { return bytes(p.exchange(b)); }
 };
 

@@ -10,10 +10,9 @@ using kiln::psx::PadKind;
 namespace button = kiln::psx::pad_button;
 
 TEST_CASE("psx digital pad answers 01h 42h with its ID and active-low buttons", "[psx][pad]") {
-  Port p;
-  TestSource source;
-  Controller pad(PadKind::digital, source);
-  p.m.sio0.connect(0, &pad);
+  Connected c(PadKind::digital);
+  Port& p = c.p;
+  TestSource& source = c.source;
   source.input.pressed = button::start | button::cross;
   // Send 01h 42h 00h 00h 00h; reply Hi-Z, 41h, 5Ah, then the switches: Start (bit 3) and Cross (bit 14) read
   // 0, everything else 1 (L3/R3 too, in digital mode): ~4008h = BFF7h, low byte first. /ACK after every byte
@@ -46,15 +45,12 @@ TEST_CASE("psx SIO0 without a device, or addressed as a memory card, never asser
 }
 
 TEST_CASE("psx SIO0 byte timing: RX after 8 bit times, /ACK about 100 cycles later, IRQ7 with it", "[psx][pad]") {
-  Port p;
-  TestSource source;
-  Controller pad(PadKind::digital, source);
-  p.m.sio0.connect(0, &pad);
-  p.m.write16(joy_ctrl, ctrl_port1);
+  Connected c(PadKind::digital);
+  Port& p = c.p;
   // BAUD 88h with factor 1: 88h cycles per bit, 1088 per byte. The port's clock moves 16 cycles per access, so
   // the byte is in at the 1088 / 16 = 68th read after the write; /ACK goes low 128 cycles after the byte (at
   // 1216: the 76th read) for 100 cycles (until 1316: low through the 82nd read, high again at the 83rd).
-  p.m.write8(joy_data, 0x01);
+  c.start_byte();
   std::vector<uint16_t> stat;
   for (int i = 0; i < 90; ++i) stat.push_back(p.m.read16(joy_stat));
   for (int k = 0; k < 90; ++k) {
@@ -73,12 +69,9 @@ TEST_CASE("psx SIO0 byte timing: RX after 8 bit times, /ACK about 100 cycles lat
 }
 
 TEST_CASE("psx polling I_STAT for IRQ7 does not end frames while a byte is on the wire", "[psx][pad]") {
-  Port p;
-  TestSource source;
-  Controller pad(PadKind::digital, source);
-  p.m.sio0.connect(0, &pad);
-  p.m.write16(joy_ctrl, ctrl_port1);
-  p.m.write8(joy_data, 0x01);
+  Connected c(PadKind::digital);
+  Port& p = c.p;
+  c.start_byte();
   unsigned polls = 0;
   while (!(p.m.read32(i_stat) & kiln::psx::irq::controller) && polls < 1000) ++polls;
   CHECK(p.m.frames() == 0);
@@ -89,5 +82,5 @@ TEST_CASE("psx polling I_STAT for IRQ7 does not end frames while a byte is on th
   CHECK(p.m.frames() == 1);
   // The pad source sees the frame number at the next command byte.
   p.exchange({0x01, 0x42, 0x00, 0x00, 0x00});
-  CHECK(source.last_frame == 1);
+  CHECK(c.source.last_frame == 1);
 }

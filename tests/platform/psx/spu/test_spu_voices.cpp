@@ -145,3 +145,28 @@ TEST_CASE("psx SPU runs 768 CPU cycles per sample over NTSC frames", "[psx][spu]
   s.m.spu.advance(1);
   CHECK(sink.frames().size() == 2949);
 }
+
+TEST_CASE("psx SPU pitch modulation scales the step by the previous voice's output", "[psx][spu]") {
+  Spu s;
+  // Voice 0: a DC block (shift 0, filter 0, nibbles 4: every sample 4 << 12 = 16384), envelope held at 4000h.
+  const int fours[28] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+  s.upload(0x1000, block(0x00, 0x07, fours));
+  start_voice(s, 0, 0x1000, 0x1000);
+  s.write(voice_register(0, 0x8), 0x7F00); // attack at the never-stepping rate ...
+  s.write(voice_register(0, 0xC), 0x4000); // ... from 4000h
+  // Voice 1: pitch 1000h, modulated by voice 0 (PMON bit 1).
+  start_voice(s, 1, 0x1000, 0x1000);
+  s.write(spu_register(0x190), 0x0002);
+  // From the fourth sample on, voice 0 interpolates four 16384s at index 0:
+  // (-1*16384 >> 15) + (12C7h*16384 >> 15) + (1307h*16384 >> 15) + (59B3h*16384 >> 15) = -1 + 2403 + 2435 + 11481
+  // = 16318; times the envelope: 16318 * 4000h >> 15 = 8159. Voice 1's step: 1000h * (8159 + 8000h) >> 15
+  // = 4096 * 40927 >> 15 = 5115 (5115.9).
+  s.run(4);
+  const uint32_t before = s.m.spu.voice(1).counter;
+  s.run(1);
+  CHECK(s.m.spu.voice(1).counter - before == 5115);
+  s.write(spu_register(0x190), 0); // without PMON: the plain pitch
+  const uint32_t plain = s.m.spu.voice(1).counter;
+  s.run(1);
+  CHECK(s.m.spu.voice(1).counter - plain == 0x1000);
+}

@@ -13,11 +13,9 @@ constexpr uint32_t main_volume_left = 0x180, main_volume_right = 0x182;
 constexpr uint32_t key_on_low = 0x188, key_on_high = 0x18A, key_off_low = 0x18C, key_off_high = 0x18E;
 constexpr uint32_t pitch_mod_low = 0x190, pitch_mod_high = 0x192, noise_low = 0x194, noise_high = 0x196;
 constexpr uint32_t echo_low = 0x198, echo_high = 0x19A, endx_low = 0x19C, endx_high = 0x19E;
-constexpr uint32_t reverb_work_start = 0x1A2, irq_address = 0x1A4, transfer_address = 0x1A6, transfer_fifo = 0x1A8;
+constexpr uint32_t irq_address = 0x1A4, transfer_address = 0x1A6, transfer_fifo = 0x1A8;
 constexpr uint32_t control = 0x1AA, transfer_control = 0x1AC, status = 0x1AE;
-constexpr uint32_t cd_volume_left = 0x1B0, external_volume_right = 0x1B6;
 constexpr uint32_t current_main_volume_left = 0x1B8, current_main_volume_right = 0x1BA;
-constexpr uint32_t reverb_config_first = 0x1C0, reverb_config_last = 0x1FE;
 constexpr uint32_t current_voice_volume_first = 0x200, current_voice_volume_end = 0x260;
 
 // SPUCNT bits.
@@ -126,11 +124,9 @@ void Spu::write16(uint32_t offset, uint16_t value) {
     case status: return; // read-only
     default: break;
   }
-  const bool reverb = offset == echo_low || offset == echo_high || offset == reverb_work_start || offset == 0x184 ||
-                      offset == 0x186 || (offset >= reverb_config_first && offset <= reverb_config_last);
-  if (reverb || (offset >= cd_volume_left && offset <= external_volume_right) ||
-      (offset >= current_voice_volume_first && offset < current_voice_volume_end))
-    report_unmodelled(offset, value);
+  // Everything else is kept for reads and listed once: reverb (EON, 1D84h/1D86h, 1DA2h, 1DC0h..1DFFh), the CD
+  // and external input volumes, the internal current volumes, and the unknown and unused registers.
+  report_unmodelled(offset, value);
 }
 
 void Spu::write_control(uint16_t value) {

@@ -18,6 +18,16 @@ namespace kiln::psx {
 namespace {
 
 uint64_t ram_hash(Machine& m) { return hash64(m.ram()); }
+
+/// The SPU's frames to the WAV file and to a host's sink alike.
+struct BothSinks final : AudioSink {
+  AudioSink* first = nullptr;
+  AudioSink* second = nullptr;
+  void push(std::span<const StereoFrame> frames) override {
+    if (first) first->push(frames);
+    if (second) second->push(frames);
+  }
+};
 uint64_t vram_hash(Machine& m) {
   const auto& pixels = m.gpu.vram().pixels;
   return hash64(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(pixels.data()), pixels.size() * 2));
@@ -77,14 +87,19 @@ int run(const ProgramImage& image, const RunOptions& options, const std::functio
   auto machine = std::make_unique<Machine>(std::move(machine_options));
   Machine& m = *machine;
   WavFileSink audio;
-  if (!options.audio_out.empty()) m.spu.set_sink(&audio);
+  BothSinks sinks;
+  sinks.first = options.audio_out.empty() ? nullptr : &audio;
+  sinks.second = options.audio_sink;
+  m.spu.set_sink(&sinks);
   std::unique_ptr<ScriptedPad> pad_script;
   std::unique_ptr<Controller> pad;
   if (!options.pad_script.empty()) {
     pad_script = std::make_unique<ScriptedPad>(ScriptedPad::from_file(options.pad_script));
     pad = std::make_unique<Controller>(pad_script->kind(), *pad_script);
-    m.sio0.connect(0, pad.get());
+  } else if (options.pad_source) {
+    pad = std::make_unique<Controller>(options.pad_kind, *options.pad_source);
   }
+  if (pad) m.sio0.connect(0, pad.get());
   m.load(image);
   uint32_t exit_code = 0;
   try {

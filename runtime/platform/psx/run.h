@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "runtime/platform/psx/machine.h"
+#include "runtime/platform/psx/pad/pad_source.h"
+#include "runtime/platform/psx/spu/audio_sink.h"
 
 namespace kiln::psx {
 
@@ -19,6 +21,9 @@ struct RunOptions {
   std::string audio_out;     ///< --audio FILE: the SPU's output as a 44.1 kHz stereo 16-bit WAV file
   std::string pad_script;    ///< --pad-script FILE: a controller on port 1 playing this script (scripted_pad.h)
   std::function<void(std::string_view)> tty; ///< where printed text goes (default: stdout)
+  AudioSink* audio_sink = nullptr; ///< a host's audio output (also with --audio: both get every frame)
+  PadSource* pad_source = nullptr; ///< a host's controller on port 1 (instead of --pad-script)
+  PadKind pad_kind = PadKind::dualshock;
 };
 
 /// Parses the options above; throws kiln::Error naming an unknown or malformed one.

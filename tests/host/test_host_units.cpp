@@ -81,7 +81,7 @@ TEST_CASE("frames keep the console's aspect, scale by whole factors or stretch, 
   CHECK(fit_image(128, 64, 0, 0, 0, Scaling::aspect) == vulkan::PresentRect{});                      // minimised
 }
 
-TEST_CASE("an [input] table replaces the bindings of the buttons it names", "[host]") {
+TEST_CASE("an input table replaces the bindings of the buttons it names", "[host]") {
   const auto mapping = host::apply_input_text("title = 'x'\n[input]\nsouth = [\"Space\", \"pad:b\"]\ndpad_left = \"J\"\n", "kiln.toml",
                                               host::default_input_mapping());
   CHECK(mapping[host::Button::south].keys == std::vector<std::string>{"Space"});
@@ -93,7 +93,7 @@ TEST_CASE("an [input] table replaces the bindings of the buttons it names", "[ho
         std::vector<std::string>{"Return"});
 }
 
-TEST_CASE("[input] errors name the file and line", "[host]") {
+TEST_CASE("input table errors name the file and line", "[host]") {
   const auto message = [](const char* text) {
     try {
       host::apply_input_text(text, "games/t/kiln.toml", host::default_input_mapping());

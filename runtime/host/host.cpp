@@ -25,6 +25,10 @@ Host::Host(const HostOptions& options, PlatformTraits platform)
   if (SDL_InitSubSystem(SDL_INIT_VIDEO | SDL_INIT_GAMECONTROLLER) != 0)
     throw Error(fmt::format("host: no display for --window ({}): run it where DISPLAY or WAYLAND_DISPLAY names one, or with --headless", SDL_GetError()));
   sdl_video_ = true;
+  // Without a display SDL may fall back to a driver that shows nothing.
+  const std::string driver = SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "";
+  if (driver == "offscreen" || driver == "dummy" || driver == "evdev")
+    throw Error(fmt::format("host: no display for --window (SDL found only its '{}' video driver): run it where DISPLAY or WAYLAND_DISPLAY names one, or with --headless", driver));
   input_ = std::make_unique<Input>(platform_.input);
 }
 

@@ -98,7 +98,12 @@ int64_t ioctl(int64_t fd, uint64_t request, uint64_t argument, uint64_t pc) {
     }
     if (!rt::guest_range_mapped(frame.address, uint64_t{frame.pitch} * frame.height)) return -EFAULT;
     const auto* pixels = static_cast<const uint8_t*>(rt::host_pointer(frame.address));
-    return host.present({pixels, frame.width, frame.height, frame.pitch}) ? 0 : 1;
+    try {
+      return host.present({pixels, frame.width, frame.height, frame.pitch}) ? 0 : 1;
+    } catch (const Error& e) { // the window or its Vulkan device failed: nothing more can be shown
+      log::error("{}", e.what());
+      std::_Exit(2);
+    }
   }
   log::error("kiln-host: unknown ioctl {:#x} at pc {:#x}", request, pc);
   return -ENOTTY;

@@ -55,13 +55,13 @@ for title in sample-triangle sample-scene; do
     "$kiln" shaders assemble --arch sm53 --stage "${shader#*:}" "$root/games/$title/shaders/${shader%%:*}.sass" \
       -o "$gpu_out/include/$title/shaders/${shader%%:*}.h"
   done
-  aarch64-linux-gnu-gcc -c -O2 -Dmain="${title//-/_}_main" -I"$root/games/common" \
+  aarch64-linux-gnu-gcc -c -O2 -Dmain="${title//-/_}_main" -I"$root/games/common" -I"$root/runtime/platform/linux-user" \
     -I"$gpu_out/include/$title" -o "$gpu_out/$title.o" "$root/games/$title/main.c"
   gpu_objects+=("$gpu_out/$title.o")
 done
-aarch64-linux-gnu-gcc -static -O2 -I"$root/games/common" -o "$gpu_out/gpu-samples.elf" \
+aarch64-linux-gnu-gcc -static -O2 -I"$root/games/common" -I"$root/runtime/platform/linux-user" -o "$gpu_out/gpu-samples.elf" \
   "$root/games/common/gpu_samples.c" "$root/games/common/kiln_gpu.c" "$root/games/common/png_writer.c" \
-  "$root/games/common/gpu_session.c" "${gpu_objects[@]}"
+  "$root/games/common/gpu_session.c" "$root/games/common/kiln_host.c" "${gpu_objects[@]}"
 echo "== kiln sample: under qemu-aarch64 there is no GPU; each title must say so and stop"
 for title in sample-triangle sample-scene; do
   if qemu-aarch64 "$gpu_out/gpu-samples.elf" "$title" "$gpu_out" > "$gpu_out/qemu-$title.txt" 2>&1; then
@@ -101,3 +101,5 @@ echo "kiln sample: frames of the GPU title games/sample-scene (a rotating cube t
 ls "$scene_frames"/*.png
 echo "kiln sample: frames of the PS1 title games/sample-psx:"
 ls "$out"/psx/recompiled-run/frame*.png
+echo "kiln sample: to play the GPU title in a window (arrow keys or a controller move its orange rectangle):"
+echo "  $kiln run $gpu_out/port -- sample-triangle"

@@ -31,8 +31,11 @@ int gpu_session_allocate(struct gpu_session *s, const struct gpu_allocation *all
 }
 
 int gpu_session_submit_and_wait(struct gpu_session *s, struct kg_fence *fence) {
-  if (kg_submit(&s->device, &s->push, fence) != 0) return -1;
-  return kg_fence_wait(&s->device, fence, 1000);
+  if (kg_submit(&s->device, &s->push, fence) != 0 || kg_fence_wait(&s->device, fence, 1000) != 0) return -1;
+  /* The GPU has read every word: the next submission starts at the top again (a title in a window runs for
+   * as many frames as it is left open). */
+  kg_push_begin(&s->push, &s->commands);
+  return 0;
 }
 
 int gpu_session_write_frame(struct gpu_session *s, int index, const struct kg_buffer *frame, uint32_t width,

@@ -30,7 +30,8 @@ struct gpu_allocation {
 /* Allocates each buffer of the list (GPU memory mapped for the CPU). Returns 0, or -1 after printing why. */
 int gpu_session_allocate(struct gpu_session *session, const struct gpu_allocation *allocations, size_t count);
 
-/* Submits what was pushed since the last submission and waits (1 s at most) for its fence. */
+/* Submits what was pushed since the last submission and waits (1 s at most) for its fence; the pushbuffer then
+ * starts over. */
 int gpu_session_submit_and_wait(struct gpu_session *session, struct kg_fence *fence);
 
 /* Writes the pitch-linear RGBA8 `frame` (width * 4 bytes per row) as FRAME_DIRECTORY/frame_INDEX.png and prints

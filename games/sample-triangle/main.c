@@ -4,7 +4,10 @@
  * in block-linear layout by the inline-to-memory engine) into the frame with the copy engine, and copies in a
  * 32x16 block-linear panel that the 3D engine cleared in an earlier submission (rendered by kiln's Vulkan
  * renderer, whose pixels reach guest memory when the program waits for that submission's fence). After each
- * frame's fence it writes the frame as a PNG file itself.
+ * frame's fence it writes the frame as a PNG file itself and hands it to kiln's host device when there is one
+ * (kiln_host.h). In a window (--window) it runs until the window is closed with scene s = frame % 3 below, and
+ * the d-pad, the arrow keys or the left stick move the rectangle sideways by `player` pixels (4 per frame
+ * held, |player| <= 64): its left edge is then clamp(8 + 16 * s + player, 0, 64).
  * Scene (the test derives its expected pixels from these numbers):
  *   background   RGBA (0x10, 0x20, 0x40 + 0x20 * frame, 0xff)
  *   rectangle    x in [8 + 16 * frame, 40 + 16 * frame), y in [8, 24), RGBA (0xff, 0xc0, 0x00, 0xff)
@@ -26,6 +29,7 @@
 #include <string.h>
 
 #include "gpu_session.h"
+#include "kiln_host.h"
 #include "maxwell_methods.h"
 #include "shaders/colour.frag.h"        /* generated from shaders/NAME.sass by `kiln shaders assemble` */
 #include "shaders/pass_through.vert.h"
@@ -131,11 +135,20 @@ static void draw_scene(struct kg_push *p, const struct kg_buffer *scene, const s
   kg_method(p, KG_SUBCH_3D, THREED_SET_ZT_SELECT, 0);
 }
 
+/* The player's offset after this frame's pad: 4 pixels a frame right or left, the stick past half way counts. */
+static int move_player(int player, const struct kiln_host_pad *pad) {
+  const int right = (pad->buttons >> 7 & 1) || pad->axes[0] > 16384, left = (pad->buttons >> 6 & 1) || pad->axes[0] < -16384;
+  player += 4 * (right - left);
+  return player > 64 ? 64 : player < -64 ? -64 : player;
+}
+
 static void draw_frame(struct kg_push *p, const struct kg_buffer *frame, const struct kg_buffer *texture,
-                       const struct kg_buffer *panel, const struct kg_buffer *scene, int index) {
+                       const struct kg_buffer *panel, const struct kg_buffer *scene, int index, int player) {
+  int x = 8 + 16 * index + player;
+  x = x < 0 ? 0 : x > 64 ? 64 : x;
   push_2d_destination(p, frame, WIDTH, HEIGHT);
   push_2d_fill(p, rgba(0x10, 0x20, 0x40 + 0x20 * (uint32_t)index, 0xff), 0, 0, WIDTH, HEIGHT);
-  push_2d_fill(p, rgba(0xff, 0xc0, 0x00, 0xff), 8 + 16 * (uint32_t)index, 8, 40 + 16 * (uint32_t)index, 24);
+  push_2d_fill(p, rgba(0xff, 0xc0, 0x00, 0xff), (uint32_t)x, 8, (uint32_t)x + 32, 24);
   /* Copy engine: the block-linear texture (blocks two GOBs high), panel and scene (one GOB) into the frame. */
   push_copy_block_linear_to_pitch(p, texture, TEXTURE * 4, TEXTURE, 1, frame->gpu + TEXTURE_Y * PITCH + TEXTURE_X * 4,
                                   PITCH);
@@ -162,16 +175,25 @@ int main(int argc, char **argv) {
   write_rgba8_texture_pools(&pools, &texture, TEXTURE, 1); /* blocks two GOBs high, as uploaded */
   struct kg_push *push = &session.push;
   upload_texture(push, &texture);
-  for (int index = 0; index < FRAMES; ++index) {
+  /* Three frames, or what the host asks for: --frames N, or until the window is closed. */
+  struct kiln_host host;
+  kh_open(&host);
+  const int windowed = (host.info.flags & KILN_HOST_WINDOW) != 0;
+  const long frames = host.info.frames ? (long)host.info.frames : windowed ? -1 : FRAMES;
+  int player = 0;
+  for (long count = 0; frames < 0 || count < frames; ++count) {
+    const int index = (int)(count % FRAMES);
+    const struct kiln_host_pad pad = kh_pad(&host);
+    player = move_player(player, &pad);
     /* The panel's clear is GPU rendering: its pixels are in memory once the fence is reached, for the copy. */
     struct kg_fence fence;
     clear_panel(push, &panel, index);
     draw_scene(push, &scene, &depth, &programs, &vertices, &pools, &constants, index);
     if (gpu_session_submit_and_wait(&session, &fence) != 0) return 1;
-    draw_frame(push, &frame, &texture, &panel, &scene, index);
-    if (gpu_session_submit_and_wait(&session, &fence) != 0 ||
-        gpu_session_write_frame(&session, index, &frame, WIDTH, HEIGHT, &fence) != 0)
-      return 1;
+    draw_frame(push, &frame, &texture, &panel, &scene, index, player);
+    if (gpu_session_submit_and_wait(&session, &fence) != 0) return 1;
+    if (!windowed && gpu_session_write_frame(&session, (int)count, &frame, WIDTH, HEIGHT, &fence) != 0) return 1;
+    if (kh_present(&host, frame.cpu, WIDTH, HEIGHT, PITCH)) break;
   }
   gpu_session_close(&session);
   return 0;

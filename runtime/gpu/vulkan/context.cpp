@@ -79,6 +79,7 @@ Context::Context(const ContextOptions& options) : validation_log_(std::make_uniq
 
   std::vector<const char*> layers;
   std::vector<const char*> extensions{VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+  extensions.insert(extensions.end(), options.instance_extensions.begin(), options.instance_extensions.end());
   if (options.validation) {
     const auto available = vk::enumerateInstanceLayerProperties();
     const bool found = std::any_of(available.begin(), available.end(), [](const vk::LayerProperties& layer) {
@@ -191,7 +192,7 @@ Context::Context(const ContextOptions& options) : validation_log_(std::make_uniq
   auto& device_info = chain.get<vk::DeviceCreateInfo>();
   device_info.setQueueCreateInfos(queue_info);
   // VK_EXT_depth_clip_control: Maxwell's -w..w depth clip range (SET_VIEWPORT_Z_CLIP), enabled where offered.
-  std::vector<const char*> device_extensions;
+  std::vector<const char*> device_extensions = options.device_extensions;
   vk::PhysicalDeviceDepthClipControlFeaturesEXT depth_clip_control;
   vk::PhysicalDeviceProvokingVertexFeaturesEXT provoking_vertex;
   vk::PhysicalDeviceCustomBorderColorFeaturesEXT custom_border_color;

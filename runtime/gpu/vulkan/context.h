@@ -14,6 +14,8 @@ struct ContextOptions {
   bool validation = false;              ///< enable VK_LAYER_KHRONOS_validation and collect its messages
   bool synchronization_validation = false;
   std::string device_filter;            ///< substring of the device name to pick; empty: best available
+  std::vector<const char*> instance_extensions; ///< added to the instance (presentation: the surface's)
+  std::vector<const char*> device_extensions;   ///< added to the device (presentation: VK_KHR_swapchain)
 };
 
 /// Messages the validation layers (or the loader) reported at warning or error severity.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/core/a64_fp.h"
+#include "runtime/platform/linux-user/host_device.h"
 
 namespace kiln::linux_user {
 namespace {
@@ -119,6 +120,17 @@ ProcessState& process_state() {
 }
 
 int run(const rt::ProgramInfo& program, int argc, char** argv, char** envp) {
+  // The host shell's options (--window, --frames N, ...) are the runtime's, not the guest's.
+  std::vector<std::string> arguments(argv, argv + argc);
+  if (const std::string error = host_device::configure(arguments); !error.empty()) {
+    std::fprintf(stderr, "kiln: %s\n", error.c_str());
+    return 2;
+  }
+  std::vector<char*> guest_argv;
+  for (std::string& argument : arguments) guest_argv.push_back(argument.data());
+  guest_argv.push_back(nullptr);
+  argc = static_cast<int>(arguments.size());
+  argv = guest_argv.data();
   rt::reserve_guest_memory();
   load_segments(program);
   rt::set_function_table(program.entries, program.entry_count);

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <vector>
 
+#include "runtime/platform/linux-user/host_device.h"
 #include "runtime/platform/linux-user/nvgpu.h"
 #include "runtime/platform/linux-user/process.h"
 
@@ -130,6 +131,7 @@ int64_t dispatch(rt::Cpu* cpu, uint64_t pc) {
   const uint64_t number = x[8];
   switch (number) {
   case 63: // read
+    if (host_device::owns(static_cast<int64_t>(x[0]))) return host_device::read(static_cast<int64_t>(x[0]), x[1], x[2]);
     if (!mapped(x[1], x[2])) return -EFAULT;
     return result(read(static_cast<int>(x[0]), rt::host_pointer(x[1]), x[2]));
   case 64: // write
@@ -158,10 +160,12 @@ int64_t dispatch(rt::Cpu* cpu, uint64_t pc) {
     const char* path = guest_string(x[1]);
     if (!path) return -EFAULT;
     if (const auto gpu_fd = nvgpu::open(path)) return *gpu_fd;
+    if (const auto host_fd = host_device::open(path)) return *host_fd;
     return result(openat(static_cast<int>(x[0]), path, host_open_flags(x[2]), static_cast<mode_t>(x[3])));
   }
   case 57:
     if (nvgpu::owns(static_cast<int64_t>(x[0]))) return nvgpu::close(static_cast<int64_t>(x[0]));
+    if (host_device::owns(static_cast<int64_t>(x[0]))) return host_device::close(static_cast<int64_t>(x[0]));
     return result(close(static_cast<int>(x[0])));
   case 62: return result(lseek(static_cast<int>(x[0]), static_cast<off_t>(x[1]), static_cast<int>(x[2])));
   case 80: case 79: { // fstat, newfstatat
@@ -197,6 +201,7 @@ int64_t dispatch(rt::Cpu* cpu, uint64_t pc) {
   }
   case 29: { // ioctl
     if (nvgpu::owns(static_cast<int64_t>(x[0]))) return nvgpu::ioctl(static_cast<int64_t>(x[0]), x[1], x[2], pc);
+    if (host_device::owns(static_cast<int64_t>(x[0]))) return host_device::ioctl(static_cast<int64_t>(x[0]), x[1], x[2], pc);
     constexpr uint64_t tcgets = 0x5401, tiocgwinsz = 0x5413;
     if (x[1] == tcgets || x[1] == tiocgwinsz) return -ENOTTY;
     return -ENOTTY;
@@ -210,6 +215,7 @@ int64_t dispatch(rt::Cpu* cpu, uint64_t pc) {
     if (!mapped(x[1], x[2])) return -EFAULT;
     return result(syscall(SYS_getdents64, static_cast<int>(x[0]), rt::host_pointer(x[1]), x[2]));
   case 93: case 94: // exit, exit_group (single-threaded: both end the process)
+    host_device::shutdown();
     nvgpu::shutdown();
     _exit(static_cast<int>(x[0]));
   case 214: { // brk

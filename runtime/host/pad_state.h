@@ -1,0 +1,33 @@
+#pragma once
+// The platform-neutral pad every platform's input maps from: the buttons and axes of a modern controller.
+// A platform turns it into its own pad (PS1 digital/analog pad, Switch npad, the linux-user kiln device).
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace kiln::host {
+
+enum class Button : uint8_t {
+  south, east, west, north, // face buttons by position (Xbox A B X Y, PlayStation cross circle square triangle)
+  dpad_up, dpad_down, dpad_left, dpad_right,
+  start, select, left_shoulder, right_shoulder, left_trigger, right_trigger, left_stick, right_stick,
+};
+constexpr size_t button_count = 16;
+
+enum class Axis : uint8_t { left_x, left_y, right_x, right_y };
+constexpr size_t axis_count = 4;
+
+struct PadState {
+  uint32_t buttons = 0;                ///< bit (1 << Button) set while held
+  std::array<int16_t, axis_count> axes{}; ///< -32768..32767, 0 at rest; y grows downwards as SDL reports it
+
+  bool held(Button button) const { return (buttons >> static_cast<unsigned>(button)) & 1; }
+  bool operator==(const PadState&) const = default;
+};
+
+/// "south", "dpad_left", ...: the names `[input]` tables use.
+std::string_view button_name(Button button);
+std::optional<Button> button_from_name(std::string_view name);
+
+} // namespace kiln::host

@@ -67,14 +67,16 @@ void AddressSpace::merge() {
   }
 }
 
-Result AddressSpace::map(uint64_t address, uint64_t size, MemoryState state, uint32_t perm) {
+Result AddressSpace::map(uint64_t address, uint64_t size, MemoryState state, uint32_t perm, std::span<const uint8_t> contents, uint64_t offset) {
   std::lock_guard lock(mutex_);
   if (address % layout::page_size) return kr::invalid_address;
   if (size % layout::page_size) return kr::invalid_size;
   if (!valid_range(address, size)) return kr::invalid_current_memory;
   if (!all_blocks(address, size, [](const Block& b) { return b.state == MemoryState::free; })) return kr::invalid_current_memory;
+  if (offset + contents.size() > size) return kr::invalid_size;
   rt::map_guest(address, size);
   std::memset(rt::host_pointer(address), 0, size);
+  if (!contents.empty()) std::memcpy(rt::host_pointer(address + offset), contents.data(), contents.size());
   rt::protect_guest(address, size, host_protection(perm));
   assign(address, size, state, perm, 0);
   return success;

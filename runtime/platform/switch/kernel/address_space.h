@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <span>
 
 #include "runtime/platform/switch/kernel/result.h"
 
@@ -57,8 +58,10 @@ class AddressSpace {
 public:
   AddressSpace();
 
-  /// Maps fresh zeroed memory (loader segments, TLS pages). Fails unless the range is free.
-  Result map(uint64_t address, uint64_t size, MemoryState state, uint32_t permission);
+  /// Maps fresh zeroed memory (loader segments, TLS pages), with `contents` copied in at `address + offset`
+  /// before the permission applies. Fails unless the range is free.
+  Result map(uint64_t address, uint64_t size, MemoryState state, uint32_t permission, std::span<const uint8_t> contents = {},
+             uint64_t offset = 0);
   /// The first free, page-aligned range of `size` bytes inside [start, start + region_size), or 0.
   uint64_t find_free(uint64_t start, uint64_t region_size, uint64_t size);
 

@@ -1,6 +1,9 @@
 // set, set:sys, apm, csrng and lm through sm, with requests written from switchbrew's layouts and each
 // service page's command list (https://switchbrew.org/wiki/Settings_services, /PTM_services#apm,
 // /SPL_services#csrng, /Log_services). Expected values are the documented defaults (settings.h).
+#include <cstdlib>
+#include <ctime>
+
 #include "runtime/platform/switch/services/default_services.h"
 #include "tests/switch/ipc/ipc_harness.h"
 
@@ -108,6 +111,38 @@ TEST_CASE("lm turns a log packet into a line of kiln's log") {
   });
   CHECK_THAT(child.output, Catch::Contains("kiln: guest lm: hi lm (m.c:42 )"));
   CHECK_THAT(child.output, Catch::Contains("send 0 result 0"));
+}
+
+TEST_CASE("time: the host clock in UTC and calendar conversions") {
+  Fixture f;
+  const uint32_t time = f.open_service(0x753a656d6974); // "time:u"
+  REQUIRE(time != 0);
+  CHECK(f.call(time, 0) == 0); // GetStandardUserSystemClock
+  const uint32_t clock = f.word(3);
+  CHECK(f.call(clock, 0) == 0);
+  const int64_t now = peek<int64_t>(f.tls + 0x20);
+  CHECK(std::llabs(now - static_cast<int64_t>(::time(nullptr))) <= 5);
+  CHECK(f.call(time, 3) == 0); // GetTimeZoneService
+  const uint32_t zone = f.word(3);
+  CHECK(f.call(zone, 0) == 0);
+  CHECK(std::string(reinterpret_cast<const char*>(rt::host_pointer(f.tls + 0x20))) == "UTC");
+  // 1700000000 is Tuesday 14 November 2023, 22:13:20 UTC: day 317 of the year counting from 0.
+  CHECK(f.call(zone, 101, {static_cast<uint32_t>(1700000000), 0}) == 0);
+  CHECK(peek<int16_t>(f.tls + 0x20) == 2023);
+  CHECK(peek<int8_t>(f.tls + 0x22) == 11);
+  CHECK(peek<int8_t>(f.tls + 0x23) == 14);
+  CHECK(peek<int8_t>(f.tls + 0x24) == 22);
+  CHECK(peek<int8_t>(f.tls + 0x25) == 13);
+  CHECK(peek<int8_t>(f.tls + 0x26) == 20);
+  CHECK(peek<uint32_t>(f.tls + 0x28) == 2);   // day of week
+  CHECK(peek<uint32_t>(f.tls + 0x2c) == 317); // day of year
+  CHECK(std::string(reinterpret_cast<const char*>(rt::host_pointer(f.tls + 0x30))) == "UTC");
+  // ToPosixTimeWithMyRule(2023-11-14 22:13:20): CalendarTime in the input, one s64 into the C buffer at buffer_at.
+  f.message({0x00000004, 0x00000808, 0, 0, 0x49434653, 0, 201, 0, 0x0e0b07e7, 0x00140d16, 0x00102000, 0x00080071});
+  REQUIRE(f.send(zone) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x18) == 0);
+  CHECK(peek<int32_t>(f.tls + 0x20) == 1);
+  CHECK(peek<int64_t>(buffer_at) == 1700000000);
 }
 
 } // namespace

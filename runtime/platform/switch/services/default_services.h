@@ -9,6 +9,7 @@ void register_settings_services(ServiceRegistry& registry, const SystemSettings&
 void register_apm(ServiceRegistry& registry, const SystemSettings& settings);              ///< apm
 void register_csrng(ServiceRegistry& registry);                                             ///< csrng
 void register_lm(ServiceRegistry& registry);                                                ///< lm
+void register_time(ServiceRegistry& registry);                                              ///< time:u, time:a, time:s
 
 /// Every service above.
 void register_default_services(ServiceRegistry& registry, const SystemSettings& settings);

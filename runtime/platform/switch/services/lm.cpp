@@ -88,6 +88,9 @@ public:
 
 } // namespace
 
-void register_lm(ServiceRegistry& registry) { registry.add("lm", [] { return std::make_shared<LogService>(); }); }
+void register_lm(ServiceRegistry& registry) {
+  registry.add("lm", [] { return std::make_shared<LogService>(); });
+  registry.add_interface("lm:ILogger", [] { return std::make_shared<Logger>(); });
+}
 
 } // namespace kiln::hos

@@ -18,6 +18,9 @@ public:
   /// A new object for `name`, or nullptr when kiln has no such service.
   std::shared_ptr<ipc::ServiceObject> create(const std::string& name) const;
   std::vector<std::string> names() const;
+  /// Interfaces that commands hand out (not served by sm), listed for documentation: "apm:ISession"...
+  void add_interface(const std::string& name, Factory factory);
+  std::vector<std::shared_ptr<ipc::ServiceObject>> interfaces() const;
 
   /// Names a guest registered with sm (RegisterService), with their ports.
   bool register_guest_service(const std::string& name, std::shared_ptr<ServerPort> port);
@@ -26,10 +29,12 @@ public:
 
 private:
   mutable std::mutex lock_;
-  std::map<std::string, Factory> factories_;
+  std::map<std::string, Factory> factories_, interfaces_;
   std::map<std::string, std::shared_ptr<ServerPort>> guest_ports_;
 };
 
+/// sm itself, serving the names in `registry`.
+std::shared_ptr<ipc::ServiceObject> make_service_manager(std::shared_ptr<ServiceRegistry> registry);
 /// Makes "sm:" a named port of `kernel`, serving the names in `registry`.
 void install_service_manager(Kernel& kernel, std::shared_ptr<ServiceRegistry> registry);
 

@@ -30,6 +30,18 @@ std::vector<std::string> ServiceRegistry::names() const {
   return out;
 }
 
+void ServiceRegistry::add_interface(const std::string& name, Factory factory) {
+  std::lock_guard lock(lock_);
+  interfaces_[name] = std::move(factory);
+}
+
+std::vector<std::shared_ptr<ipc::ServiceObject>> ServiceRegistry::interfaces() const {
+  std::lock_guard lock(lock_);
+  std::vector<std::shared_ptr<ipc::ServiceObject>> out;
+  for (const auto& [name, factory] : interfaces_) out.push_back(factory());
+  return out;
+}
+
 bool ServiceRegistry::register_guest_service(const std::string& name, std::shared_ptr<ServerPort> port) {
   std::lock_guard lock(lock_);
   if (factories_.count(name) || guest_ports_.count(name)) return false;
@@ -120,8 +132,12 @@ private:
 
 } // namespace
 
+std::shared_ptr<ipc::ServiceObject> make_service_manager(std::shared_ptr<ServiceRegistry> registry) {
+  return std::make_shared<ServiceManager>(std::move(registry));
+}
+
 void install_service_manager(Kernel& kernel, std::shared_ptr<ServiceRegistry> registry) {
-  kernel.register_named_port("sm:", [registry] { return std::make_shared<ipc::Session>(std::make_shared<ServiceManager>(registry)); });
+  kernel.register_named_port("sm:", [registry] { return std::make_shared<ipc::Session>(make_service_manager(registry)); });
 }
 
 } // namespace kiln::hos

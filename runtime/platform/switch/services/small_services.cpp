@@ -83,6 +83,7 @@ public:
 void register_apm(ServiceRegistry& registry, const SystemSettings& settings) {
   const bool docked = settings.docked;
   registry.add("apm", [docked] { return std::make_shared<PerformanceManager>(docked); });
+  registry.add_interface("apm:ISession", [] { return std::make_shared<PerformanceSession>(); });
 }
 
 void register_csrng(ServiceRegistry& registry) { registry.add("csrng", [] { return std::make_shared<RandomInterface>(); }); }
@@ -92,6 +93,7 @@ void register_default_services(ServiceRegistry& registry, const SystemSettings& 
   register_apm(registry, settings);
   register_csrng(registry);
   register_lm(registry);
+  register_time(registry);
 }
 
 } // namespace kiln::hos

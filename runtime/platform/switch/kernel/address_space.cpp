@@ -262,6 +262,15 @@ bool AddressSpace::accessible(uint64_t address, uint64_t size, uint32_t perm) {
   });
 }
 
+void AddressSpace::release_all() {
+  std::lock_guard lock(mutex_);
+  for (const auto& [start, block] : blocks_)
+    if (block.state != MemoryState::free) rt::unmap_guest(start, block.size);
+  blocks_.clear();
+  blocks_[0] = {layout::address_space_end, MemoryState::free, permission::none, 0};
+  heap_size_ = 0;
+}
+
 uint64_t AddressSpace::used_size() {
   std::lock_guard lock(mutex_);
   uint64_t used = 0;

@@ -80,7 +80,9 @@ public:
   void release_transfer(uint64_t address, uint64_t size);
   /// Whether the whole range is mapped with at least `permission` for the guest (IPC buffers, arbitration).
   bool accessible(uint64_t address, uint64_t size, uint32_t permission);
-  /// Memory mapped besides the heap (code, stacks, TLS): for GetInfo's used memory size.
+  /// Unmaps everything this address space mapped (the process is gone).
+  void release_all();
+  /// Everything mapped (code, heap, stacks, TLS, shared memory): GetInfo's used memory size.
   uint64_t used_size();
 
 private:

@@ -41,7 +41,7 @@ Kernel::~Kernel() {
     if (thread->host_started) pthread_join(thread->host, nullptr);
   if (installed == this) installed = nullptr;
   // Everything this process mapped returns to PROT_NONE, so the next kernel (tests) starts from a free space.
-  rt::unmap_guest(layout::address_space_start, layout::address_space_end - layout::address_space_start);
+  memory_.release_all();
 }
 
 Result Kernel::add_handle(std::shared_ptr<KObject> object, uint32_t* handle) {

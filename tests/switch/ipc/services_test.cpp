@@ -145,4 +145,42 @@ TEST_CASE("time: the host clock in UTC and calendar conversions") {
   CHECK(peek<int64_t>(buffer_at) == 1700000000);
 }
 
+TEST_CASE("appletOE: the application proxy's start-up interfaces") {
+  Fixture f;
+  const uint32_t oe = f.open_service(0x454f74656c707061); // "appletOE"
+  REQUIRE(oe != 0);
+  // OpenApplicationProxy: the PID flag and one copy handle (the current process, 0xffff8001), u64 reserved.
+  f.message({0x00000004, 0x80000008, 0x00000003, 0, 0, 0xffff8001, 0, 0, 0x49434653, 0, 0, 0, 0, 0});
+  REQUIRE(f.send(oe) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x18) == 0);
+  const uint32_t proxy = f.word(3);
+  CHECK(f.call(proxy, 0) == 0); // GetCommonStateGetter
+  const uint32_t state = f.word(3);
+  CHECK(f.call(state, 0) == 0); // GetEventHandle: a copy handle, signalled while a message waits
+  CHECK(f.word(2) == 0x2);
+  const auto event = f.g.kernel.lookup_as<hos::ReadableEvent>(f.word(3));
+  REQUIRE(event);
+  CHECK(event->signaled);
+  CHECK(f.call(state, 1) == 0); // ReceiveMessage: FocusStateChanged
+  CHECK(peek<uint32_t>(f.tls + 0x20) == 15);
+  CHECK(f.call(state, 1) == 0x680); // no more messages (am module 128, description 3)
+  CHECK_FALSE(event->signaled);
+  CHECK(f.call(state, 5) == 0);
+  CHECK(peek<uint8_t>(f.tls + 0x20) == 0); // handheld
+  CHECK(f.call(state, 9) == 0);
+  CHECK(peek<uint8_t>(f.tls + 0x20) == 1); // in focus
+  CHECK(f.call(proxy, 2) == 0); // GetWindowController
+  const uint32_t window = f.word(3);
+  CHECK(f.call(window, 1) == 0);
+  CHECK(peek<uint64_t>(f.tls + 0x20) == 0x51);
+  CHECK(f.call(proxy, 20) == 0); // GetApplicationFunctions
+  const uint32_t functions = f.word(3);
+  CHECK(f.call(functions, 1, {1}) == 0x480); // PopLaunchParameter: nothing to pop (module 128, description 2)
+  CHECK(f.call(functions, 21) == 0);
+  CHECK(peek<uint64_t>(f.tls + 0x20) == 0x53552d6e65); // "en-US"
+  CHECK(f.call(proxy, 11) == 0); // GetLibraryAppletCreator
+  const uint32_t creator = f.word(3);
+  CHECK(f.call(creator, 0, {0x12, 0}) == 0x4680); // no library applets: module 128 | 35 << 9
+}
+
 } // namespace

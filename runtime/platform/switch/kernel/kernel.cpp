@@ -107,6 +107,11 @@ void Kernel::signal(ReadableEvent& event) {
   for (Thread* waiter : event.waiters) wake_locked(*waiter, success);
 }
 
+void Kernel::clear(ReadableEvent& event) {
+  std::lock_guard lock(lock_);
+  event.signaled = false;
+}
+
 Result Kernel::signal_event(uint32_t handle) {
   const auto event = lookup_as<WritableEvent>(handle);
   if (!event) return kr::invalid_handle;

@@ -88,6 +88,7 @@ public:
   Result cancel_synchronization(uint32_t handle);
   /// Signals a readable event from the host side (services): wakes its waiters.
   void signal(ReadableEvent& event);
+  void clear(ReadableEvent& event);
 
   // Arbitration on guest memory words.
   Result arbitrate_lock(uint32_t owner_handle, uint64_t address, uint32_t tag);

@@ -9,7 +9,8 @@ void register_settings_services(ServiceRegistry& registry, const SystemSettings&
 void register_apm(ServiceRegistry& registry, const SystemSettings& settings);              ///< apm
 void register_csrng(ServiceRegistry& registry);                                             ///< csrng
 void register_lm(ServiceRegistry& registry);                                                ///< lm
-void register_time(ServiceRegistry& registry);                                              ///< time:u, time:a, time:s
+void register_time(ServiceRegistry& registry);
+void register_applet_services(ServiceRegistry& registry, const SystemSettings& settings); ///< appletOE                                              ///< time:u, time:a, time:s
 
 /// Every service above.
 void register_default_services(ServiceRegistry& registry, const SystemSettings& settings);

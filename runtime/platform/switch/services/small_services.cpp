@@ -94,6 +94,7 @@ void register_default_services(ServiceRegistry& registry, const SystemSettings& 
   register_csrng(registry);
   register_lm(registry);
   register_time(registry);
+  register_applet_services(registry, settings);
 }
 
 } // namespace kiln::hos

@@ -173,6 +173,7 @@ Result Session::send_sync_request(Thread&, uint64_t message, uint64_t size, uint
     std::span<const uint8_t> data = payload;
     std::vector<std::shared_ptr<ServiceObject>> objects_in;
     Result r = success;
+    bool closed_object = false; // CloseVirtualHandle: the reply is a bare SFCO
     if (state.is_domain) {
       const auto domain = read_at<DomainInHeader>(payload, 0);
       const auto it = state.domain_objects.find(domain.object_id);
@@ -182,8 +183,7 @@ Result Session::send_sync_request(Thread&, uint64_t message, uint64_t size, uint
         r = cmif_result::invalid_domain_object;
       } else if (domain.type == domain_request::close) {
         state.domain_objects.erase(it);
-        built = builder.build(success, nullptr, true, false, &reply);
-        goto encode;
+        closed_object = true;
       } else if (domain.type != domain_request::send_message) {
         r = cmif_result::invalid_header;
       } else {
@@ -196,19 +196,22 @@ Result Session::send_sync_request(Thread&, uint64_t message, uint64_t size, uint
         }
       }
     }
-    const auto header = read_at<CmifInHeader>(data, 0);
-    if (r == success && (data.size() < 16 || header.magic != request_magic)) r = cmif_result::invalid_in_header;
-    Context context(k, m, data.size() >= 16 ? data.subspan(16) : data, pc, header.command_id);
-    context.handles_in = handles_in;
-    context.objects_in = objects_in;
-    if (r == success) r = dispatch_command(*target, context);
-    built = builder.build(r, &context, state.is_domain, false, &reply);
+    if (closed_object) {
+      built = builder.build(success, nullptr, true, false, &reply);
+    } else {
+      const auto header = read_at<CmifInHeader>(data, 0);
+      if (r == success && (data.size() < 16 || header.magic != request_magic)) r = cmif_result::invalid_in_header;
+      Context context(k, m, data.size() >= 16 ? data.subspan(16) : data, pc, header.command_id);
+      context.handles_in = handles_in;
+      context.objects_in = objects_in;
+      if (r == success) r = dispatch_command(*target, context);
+      built = builder.build(r, &context, state.is_domain, false, &reply);
+    }
   } else {
     k.report_once(fmt::format("message type {} {}", m.type, service),
                   fmt::format("IPC message type {} to '{}' at guest address {:#x} is not one kiln handles", m.type, service, pc));
     return cmif_result::invalid_header;
   }
-encode:
   if (built != success) return built;
   std::vector<uint8_t> out(size);
   if (!encode_hipc(reply, out)) {

@@ -14,6 +14,7 @@ const FunctionEntry* table_begin = nullptr;
 const FunctionEntry* table_end = nullptr;
 SupervisorHandler supervisor_handler = nullptr;
 MissingFunctionHandler missing_function_handler = nullptr;
+SystemRegisterReader system_register_reader = nullptr;
 
 // System register encodings (op0:op1:CRn:CRm:op2) and the answers kiln gives: a CPU with FP, AdvSIMD and LSE
 // atomics and nothing else, matching the AT_HWCAP bits the platform reports.
@@ -42,6 +43,7 @@ HostFunction find_function(uint64_t address) {
 }
 
 void set_supervisor_handler(SupervisorHandler handler) { supervisor_handler = handler; }
+void set_system_register_reader(SystemRegisterReader reader) { system_register_reader = reader; }
 void set_missing_function_handler(MissingFunctionHandler handler) { missing_function_handler = handler; }
 
 void call_guest(Cpu* cpu, uint64_t address) {
@@ -113,7 +115,8 @@ void trap_instruction(Cpu*, uint64_t address, uint32_t encoding, const char* wha
   _exit(72);
 }
 
-uint64_t read_system_register(Cpu*, uint32_t encoding, uint64_t pc) {
+uint64_t read_system_register(Cpu* cpu, uint32_t encoding, uint64_t pc) {
+  if (uint64_t value; system_register_reader && system_register_reader(cpu, encoding, &value)) return value;
   switch (encoding) {
   case midr_el1: return 0x410fd4f0; // an Arm Neoverse-class part number; glibc only reads it with HWCAP_CPUID
   case mpidr_el1: return 0x80000000;

@@ -42,6 +42,11 @@ HostFunction find_function(uint64_t address);
 using MissingFunctionHandler = bool (*)(Cpu* cpu, uint64_t address);
 void set_missing_function_handler(MissingFunctionHandler handler);
 
+/// Hook the platform installs for system registers it answers itself (thread pointers, counters): returns
+/// true and sets `value` when it knows `encoding` (op0:op1:CRn:CRm:op2); otherwise the core's answer stands.
+using SystemRegisterReader = bool (*)(Cpu* cpu, uint32_t encoding, uint64_t* value);
+void set_system_register_reader(SystemRegisterReader reader);
+
 /// Hook the platform installs for SVC.
 using SupervisorHandler = void (*)(Cpu* cpu, uint64_t pc);
 void set_supervisor_handler(SupervisorHandler handler);

@@ -41,6 +41,30 @@ void map_guest(uint64_t address, uint64_t size) {
   }
 }
 
+namespace {
+void check_range(uint64_t last) {
+  if (last >= tracked_pages) throw std::runtime_error("guest mapping outside the address space");
+}
+} // namespace
+
+void map_guest_shared(uint64_t address, uint64_t size, int fd, uint64_t offset) {
+  if (size == 0) return;
+  const uint64_t first = address / guest_page_size, last = (address + size - 1) / guest_page_size;
+  check_range(last);
+  if (mmap(guest_base + first * guest_page_size, (last - first + 1) * guest_page_size, PROT_READ | PROT_WRITE,
+           MAP_SHARED | MAP_FIXED, fd, static_cast<off_t>(offset)) == MAP_FAILED)
+    throw std::runtime_error("cannot map shared memory into the guest");
+  for (uint64_t p = first; p <= last; ++p) mapped_pages[p] = true;
+}
+
+void protect_guest(uint64_t address, uint64_t size, int protection) {
+  if (size == 0) return;
+  const uint64_t first = address / guest_page_size, last = (address + size - 1) / guest_page_size;
+  check_range(last);
+  if (mprotect(guest_base + first * guest_page_size, (last - first + 1) * guest_page_size, protection) != 0)
+    throw std::runtime_error("cannot change the protection of guest memory");
+}
+
 void unmap_guest(uint64_t address, uint64_t size) {
   if (size == 0) return;
   const uint64_t first = address / guest_page_size, last = (address + size - 1) / guest_page_size;

@@ -1,0 +1,120 @@
+#include "runtime/platform/switch/process.h"
+
+#include <pthread.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "runtime/base/log.h"
+#include "runtime/core/a64_fp.h"
+#include "runtime/core/a64_ops.h"
+#include "runtime/core/guest_memory.h"
+#include "runtime/platform/switch/services/default_services.h"
+
+namespace kiln::hos {
+
+namespace {
+
+struct Launch {
+  const rt::ProgramInfo* program;
+  std::string arguments; ///< argv joined by spaces, as the homebrew ABI passes it
+};
+
+struct ConfigEntry {
+  uint32_t key;
+  uint32_t flags;
+  uint64_t value[2];
+};
+static_assert(sizeof(ConfigEntry) == 24);
+
+void require(Result r, const char* what) {
+  if (r != success) {
+    log::error("cannot start the Switch process: {} failed with {:#x}", what, r);
+    std::exit(70);
+  }
+}
+
+void load_segments(Kernel& kernel, const rt::ProgramInfo& p) {
+  constexpr uint32_t pf_x = 1, pf_w = 2;
+  for (size_t i = 0; i < p.segment_count; ++i) {
+    const rt::SegmentInfo& s = p.segments[i];
+    const uint64_t start = s.address & ~(layout::page_size - 1);
+    const uint64_t size = (s.address + s.memory_size - start + layout::page_size - 1) & ~(layout::page_size - 1);
+    const bool writable = s.flags & pf_w;
+    const uint32_t perm = writable ? permission::read_write : (s.flags & pf_x) ? permission::read_execute : permission::read;
+    require(kernel.memory().map(start, size, writable ? MemoryState::code_data : MemoryState::code, perm,
+                                {p.image + s.file_offset, s.file_size}, s.address - start),
+            "mapping a segment");
+  }
+}
+
+void* main_thread(void* argument) {
+  const Launch& launch = *static_cast<Launch*>(argument);
+  Kernel& kernel = *active_kernel();
+  const uint64_t stack = kernel.memory().find_free(layout::kernel_area_start, layout::kernel_area_size, homebrew_stack_size + layout::page_size);
+  require(stack ? success : kernel_result::out_of_memory, "finding room for the main thread's stack");
+  require(kernel.memory().map(stack + layout::page_size, homebrew_stack_size, MemoryState::stack, permission::read_write), "mapping the stack");
+  Thread& thread = kernel.attach_main_thread(stack + layout::page_size + homebrew_stack_size, 0x2c);
+  uint64_t heap = 0;
+  require(kernel.memory().set_heap_size(homebrew_heap_size, &heap), "setting up the heap");
+
+  // The loader's page: configuration entries, then the argv string.
+  const uint64_t page = kernel.memory().find_free(layout::kernel_area_start, layout::kernel_area_size, layout::page_size);
+  require(page ? success : kernel_result::out_of_memory, "finding room for the loader configuration");
+  require(kernel.memory().map(page, layout::page_size, MemoryState::normal, permission::read_write), "mapping the loader configuration");
+  const uint64_t argv_address = page + 0x800;
+  const std::string arguments = launch.arguments.substr(0, 0x7ff);
+  std::memcpy(rt::host_pointer(argv_address), arguments.c_str(), arguments.size() + 1);
+  const uint32_t version = uint32_t{16} << 16; // the firmware set:sys reports (settings.h)
+  const ConfigEntry entries[] = {
+      {config_key::main_thread_handle, 0, {thread.handle, 0}},
+      {config_key::override_heap, config_mandatory, {heap, homebrew_heap_size}},
+      {config_key::argv, 0, {0, argv_address}},
+      {config_key::applet_type, 0, {0, 0}}, // Application
+      {config_key::hos_version, 0, {version, 0}},
+      {config_key::end_of_list, 0, {0, 0}},
+  };
+  std::memcpy(rt::host_pointer(page), entries, sizeof entries);
+
+  rt::Cpu& cpu = thread.cpu;
+  cpu.x[0] = page;
+  cpu.x[1] = ~uint64_t{0};
+  cpu.x[30] = 0; // "the menu": returning there ends the program
+  rt::fp_reset_host();
+  rt::call_guest(&cpu, launch.program->entry);
+  if (const uint64_t pending = cpu.unwind_target) {
+    log::error("control reached guest address {:#x}, which was not recompiled (no function starts there)", pending);
+    kernel.stop(70);
+  }
+  const uint32_t result = static_cast<uint32_t>(cpu.x[0]);
+  if (result != 0) log::error("the program returned {:#x} to the loader", result);
+  kernel.stop(result == 0 ? exit_status::exited : 1);
+}
+
+} // namespace
+
+int run(const rt::ProgramInfo& program, int argc, char** argv, char**) {
+  static Kernel kernel;
+  kernel.install();
+  rt::set_function_table(program.entries, program.entry_count);
+  auto registry = std::make_shared<ServiceRegistry>();
+  register_default_services(*registry, SystemSettings{});
+  install_service_manager(kernel, registry);
+  load_segments(kernel, program);
+  Launch launch{&program, {}};
+  for (int i = 0; i < argc; ++i) launch.arguments += (i ? " " : "") + std::string(argv[i]);
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setstacksize(&attributes, size_t{1} << 30); // guest calls are host calls: a deep host stack
+  pthread_t thread;
+  if (pthread_create(&thread, &attributes, main_thread, &launch) != 0) {
+    std::fprintf(stderr, "kiln: cannot start the guest's main thread\n");
+    return 70;
+  }
+  pthread_join(thread, nullptr);
+  return 70;
+}
+
+} // namespace kiln::hos

@@ -1,0 +1,244 @@
+// appletOE (IApplicationProxyService) and the start-up sub-interfaces of IApplicationProxy (switchbrew "Applet
+// Manager services"): the common state getter's message queue (one FocusStateChanged, then empty), handheld
+// operation mode, in focus; the window controller's applet resource user id; audio volumes; launch parameters
+// (none); library applets fail cleanly, naming the applet.
+#include <fmt/format.h>
+
+#include <deque>
+#include <mutex>
+
+#include "runtime/platform/switch/services/default_services.h"
+
+namespace kiln::hos {
+
+namespace {
+
+constexpr uint32_t am_module = 128;
+constexpr Result no_messages = make_result(am_module, 3);          ///< 0x680
+constexpr Result no_data_in_channel = make_result(am_module, 2);   ///< PopLaunchParameter with nothing to pop
+constexpr Result applet_not_provided = make_result(am_module, 35); ///< kiln's choice for a library applet it lacks
+constexpr uint32_t message_focus_state_changed = 15;
+constexpr uint64_t applet_resource_user_id = 0x51; ///< the process id, as the system assigns it
+
+template <typename T>
+Result answer(ipc::Context& c, T value) {
+  c.write(value);
+  return success;
+}
+
+class CommonStateGetter final : public ipc::ServiceObject {
+public:
+  explicit CommonStateGetter(const SystemSettings& settings) : docked_(settings.docked) {}
+  std::string_view name() const override { return "am:ICommonStateGetter"; }
+  std::span<const ipc::Command> commands() const override {
+    static constexpr ipc::Command table[] = {
+        {0, "GetEventHandle", ipc::bind<&CommonStateGetter::get_event_handle>},
+        {1, "ReceiveMessage", ipc::bind<&CommonStateGetter::receive_message>},
+        {5, "GetOperationMode", ipc::bind<&CommonStateGetter::get_operation_mode>},
+        {6, "GetPerformanceMode", ipc::bind<&CommonStateGetter::get_performance_mode>},
+        {9, "GetCurrentFocusState", ipc::bind<&CommonStateGetter::get_current_focus_state>},
+    };
+    return table;
+  }
+  Result get_event_handle(ipc::Context& c) {
+    std::lock_guard lock(lock_);
+    if (!messages_.empty()) c.kernel().signal(*event_);
+    c.push_copy_handle(event_);
+    return success;
+  }
+  Result receive_message(ipc::Context& c) {
+    std::lock_guard lock(lock_);
+    if (messages_.empty()) return no_messages;
+    c.write(messages_.front());
+    messages_.pop_front();
+    if (messages_.empty()) c.kernel().clear(*event_);
+    return success;
+  }
+  Result get_operation_mode(ipc::Context& c) { return answer<uint8_t>(c, docked_ ? 1 : 0); }
+  Result get_performance_mode(ipc::Context& c) { return answer<uint32_t>(c, docked_ ? 1 : 0); }
+  Result get_current_focus_state(ipc::Context& c) { return answer<uint8_t>(c, 1); } // InFocus
+
+private:
+  bool docked_;
+  std::mutex lock_;
+  std::deque<uint32_t> messages_{message_focus_state_changed};
+  std::shared_ptr<ReadableEvent> event_ = std::make_shared<ReadableEvent>();
+};
+
+/// Notification and focus settings the guest makes; kiln accepts them (there is one application, always in focus).
+class SelfController final : public ipc::ServiceObject {
+public:
+  std::string_view name() const override { return "am:ISelfController"; }
+  std::span<const ipc::Command> commands() const override {
+    static constexpr ipc::Command table[] = {
+        {11, "SetOperationModeChangedNotification", ipc::bind<&SelfController::accept>},
+        {12, "SetPerformanceModeChangedNotification", ipc::bind<&SelfController::accept>},
+        {13, "SetFocusHandlingMode", ipc::bind<&SelfController::accept>},
+        {16, "SetOutOfFocusSuspendingEnabled", ipc::bind<&SelfController::accept>},
+    };
+    return table;
+  }
+  Result accept(ipc::Context&) { return success; }
+};
+
+class WindowController final : public ipc::ServiceObject {
+public:
+  std::string_view name() const override { return "am:IWindowController"; }
+  std::span<const ipc::Command> commands() const override {
+    static constexpr ipc::Command table[] = {
+        {1, "GetAppletResourceUserId", ipc::bind<&WindowController::get_applet_resource_user_id>},
+        {10, "AcquireForegroundRights", ipc::bind<&WindowController::acquire_foreground_rights>},
+    };
+    return table;
+  }
+  Result get_applet_resource_user_id(ipc::Context& c) { return answer(c, applet_resource_user_id); }
+  Result acquire_foreground_rights(ipc::Context&) { return success; }
+};
+
+class AudioController final : public ipc::ServiceObject {
+public:
+  std::string_view name() const override { return "am:IAudioController"; }
+  std::span<const ipc::Command> commands() const override {
+    static constexpr ipc::Command table[] = {
+        {0, "SetExpectedMasterVolume", ipc::bind<&AudioController::set_expected_master_volume>},
+        {1, "GetMainAppletExpectedMasterVolume", ipc::bind<&AudioController::get_main_volume>},
+        {2, "GetLibraryAppletExpectedMasterVolume", ipc::bind<&AudioController::get_library_volume>},
+    };
+    return table;
+  }
+  Result set_expected_master_volume(ipc::Context& c) {
+    main_volume_ = c.read<float>();
+    library_volume_ = c.read<float>();
+    return success;
+  }
+  Result get_main_volume(ipc::Context& c) { return answer(c, main_volume_); }
+  Result get_library_volume(ipc::Context& c) { return answer(c, library_volume_); }
+
+private:
+  float main_volume_ = 1.0f, library_volume_ = 1.0f;
+};
+
+/// Interfaces libnx opens at start-up without calling them: their tables are empty, so any call is reported.
+class EmptyInterface final : public ipc::ServiceObject {
+public:
+  explicit EmptyInterface(const char* name) : name_(name) {}
+  std::string_view name() const override { return name_; }
+  std::span<const ipc::Command> commands() const override { return {}; }
+
+private:
+  const char* name_;
+};
+
+class LibraryAppletCreator final : public ipc::ServiceObject {
+public:
+  std::string_view name() const override { return "am:ILibraryAppletCreator"; }
+  std::span<const ipc::Command> commands() const override {
+    static constexpr ipc::Command table[] = {{0, "CreateLibraryApplet", ipc::bind<&LibraryAppletCreator::create_library_applet>}};
+    return table;
+  }
+  Result create_library_applet(ipc::Context& c) {
+    const uint32_t applet = c.read<uint32_t>(), mode = c.read<uint32_t>();
+    c.kernel().report_once(fmt::format("library applet {}", applet),
+                           fmt::format("CreateLibraryApplet(applet id {:#x}, mode {}) at guest address {:#x}: kiln provides no library "
+                                       "applets; replying {:#x}", applet, mode, c.pc(), applet_not_provided));
+    return applet_not_provided;
+  }
+};
+
+class ApplicationFunctions final : public ipc::ServiceObject {
+public:
+  explicit ApplicationFunctions(const SystemSettings& settings) : settings_(settings) {}
+  std::string_view name() const override { return "am:IApplicationFunctions"; }
+  std::span<const ipc::Command> commands() const override {
+    static constexpr ipc::Command table[] = {
+        {1, "PopLaunchParameter", ipc::bind<&ApplicationFunctions::pop_launch_parameter>},
+        {21, "GetDesiredLanguage", ipc::bind<&ApplicationFunctions::get_desired_language>},
+        {22, "SetTerminateResult", ipc::bind<&ApplicationFunctions::set_terminate_result>},
+        {40, "NotifyRunning", ipc::bind<&ApplicationFunctions::notify_running>},
+    };
+    return table;
+  }
+  Result pop_launch_parameter(ipc::Context&) { return no_data_in_channel; } // kiln starts titles without launch parameters
+  Result get_desired_language(ipc::Context& c) {
+    uint64_t code = 0;
+    const char* text = language_codes[settings_.language];
+    for (int i = 0; i < 8 && text[i]; ++i) code |= uint64_t{static_cast<uint8_t>(text[i])} << (8 * i);
+    return answer(c, code);
+  }
+  Result set_terminate_result(ipc::Context& c) {
+    terminate_result_ = c.read<uint32_t>();
+    return success;
+  }
+  Result notify_running(ipc::Context& c) { return answer<uint8_t>(c, 0); }
+
+private:
+  SystemSettings settings_;
+  uint32_t terminate_result_ = 0;
+};
+
+class ApplicationProxy final : public ipc::ServiceObject {
+public:
+  explicit ApplicationProxy(const SystemSettings& settings) : settings_(settings) {}
+  std::string_view name() const override { return "am:IApplicationProxy"; }
+  std::span<const ipc::Command> commands() const override {
+    static constexpr ipc::Command table[] = {
+        {0, "GetCommonStateGetter", ipc::bind<&ApplicationProxy::common_state_getter>},
+        {1, "GetSelfController", ipc::bind<&ApplicationProxy::self_controller>},
+        {2, "GetWindowController", ipc::bind<&ApplicationProxy::window_controller>},
+        {3, "GetAudioController", ipc::bind<&ApplicationProxy::audio_controller>},
+        {4, "GetDisplayController", ipc::bind<&ApplicationProxy::display_controller>},
+        {11, "GetLibraryAppletCreator", ipc::bind<&ApplicationProxy::library_applet_creator>},
+        {20, "GetApplicationFunctions", ipc::bind<&ApplicationProxy::application_functions>},
+        {1000, "GetDebugFunctions", ipc::bind<&ApplicationProxy::debug_functions>},
+    };
+    return table;
+  }
+  Result common_state_getter(ipc::Context& c) { return give(c, common_state_getter_); }
+  Result self_controller(ipc::Context& c) { return give(c, std::make_shared<SelfController>()); }
+  Result window_controller(ipc::Context& c) { return give(c, std::make_shared<WindowController>()); }
+  Result audio_controller(ipc::Context& c) { return give(c, std::make_shared<AudioController>()); }
+  Result display_controller(ipc::Context& c) { return give(c, std::make_shared<EmptyInterface>("am:IDisplayController")); }
+  Result library_applet_creator(ipc::Context& c) { return give(c, std::make_shared<LibraryAppletCreator>()); }
+  Result application_functions(ipc::Context& c) { return give(c, std::make_shared<ApplicationFunctions>(settings_)); }
+  Result debug_functions(ipc::Context& c) { return give(c, std::make_shared<EmptyInterface>("am:IDebugFunctions")); }
+
+private:
+  static Result give(ipc::Context& c, std::shared_ptr<ipc::ServiceObject> object) {
+    c.push_object(std::move(object));
+    return success;
+  }
+  SystemSettings settings_;
+  std::shared_ptr<CommonStateGetter> common_state_getter_ = std::make_shared<CommonStateGetter>(settings_);
+};
+
+class ApplicationProxyService final : public ipc::ServiceObject {
+public:
+  explicit ApplicationProxyService(const SystemSettings& settings) : settings_(settings) {}
+  std::string_view name() const override { return "appletOE"; }
+  std::span<const ipc::Command> commands() const override {
+    static constexpr ipc::Command table[] = {{0, "OpenApplicationProxy", ipc::bind<&ApplicationProxyService::open_application_proxy>}};
+    return table;
+  }
+  Result open_application_proxy(ipc::Context& c) {
+    c.push_object(std::make_shared<ApplicationProxy>(settings_));
+    return success;
+  }
+
+private:
+  SystemSettings settings_;
+};
+
+} // namespace
+
+void register_applet_services(ServiceRegistry& registry, const SystemSettings& settings) {
+  registry.add("appletOE", [settings] { return std::make_shared<ApplicationProxyService>(settings); });
+  registry.add_interface("am:IApplicationProxy", [settings] { return std::make_shared<ApplicationProxy>(settings); });
+  registry.add_interface("am:ICommonStateGetter", [settings] { return std::make_shared<CommonStateGetter>(settings); });
+  registry.add_interface("am:ISelfController", [] { return std::make_shared<SelfController>(); });
+  registry.add_interface("am:IWindowController", [] { return std::make_shared<WindowController>(); });
+  registry.add_interface("am:IAudioController", [] { return std::make_shared<AudioController>(); });
+  registry.add_interface("am:ILibraryAppletCreator", [] { return std::make_shared<LibraryAppletCreator>(); });
+  registry.add_interface("am:IApplicationFunctions", [settings] { return std::make_shared<ApplicationFunctions>(settings); });
+}
+
+} // namespace kiln::hos

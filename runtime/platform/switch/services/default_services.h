@@ -1,0 +1,18 @@
+#pragma once
+// The services kiln provides, each registering its names with the registry sm serves.
+#include "runtime/platform/switch/services/registry.h"
+#include "runtime/platform/switch/services/settings.h"
+
+namespace kiln::hos {
+
+void register_settings_services(ServiceRegistry& registry, const SystemSettings& settings); ///< set, set:sys
+void register_apm(ServiceRegistry& registry, const SystemSettings& settings);              ///< apm
+void register_csrng(ServiceRegistry& registry);                                             ///< csrng
+void register_lm(ServiceRegistry& registry);                                                ///< lm
+void register_time(ServiceRegistry& registry);
+void register_applet_services(ServiceRegistry& registry, const SystemSettings& settings); ///< appletOE                                              ///< time:u, time:a, time:s
+
+/// Every service above.
+void register_default_services(ServiceRegistry& registry, const SystemSettings& settings);
+
+} // namespace kiln::hos

@@ -1,0 +1,50 @@
+#pragma once
+// The services sm hands out: name -> a factory making the service object for a new session.
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/platform/switch/ipc/service.h"
+
+namespace kiln::hos {
+
+class ServiceRegistry {
+public:
+  using Factory = std::function<std::shared_ptr<ipc::ServiceObject>()>;
+  void add(const std::string& name, Factory factory);
+  /// A new object for `name`, or nullptr when kiln has no such service.
+  std::shared_ptr<ipc::ServiceObject> create(const std::string& name) const;
+  std::vector<std::string> names() const;
+  /// Interfaces that commands hand out (not served by sm), listed for documentation: "apm:ISession"...
+  void add_interface(const std::string& name, Factory factory);
+  std::vector<std::shared_ptr<ipc::ServiceObject>> interfaces() const;
+
+  /// Names a guest registered with sm (RegisterService), with their ports.
+  bool register_guest_service(const std::string& name, std::shared_ptr<ServerPort> port);
+  bool unregister_guest_service(const std::string& name);
+  bool guest_service(const std::string& name) const;
+
+private:
+  mutable std::mutex lock_;
+  std::map<std::string, Factory> factories_, interfaces_;
+  std::map<std::string, std::shared_ptr<ServerPort>> guest_ports_;
+};
+
+/// sm itself, serving the names in `registry`.
+std::shared_ptr<ipc::ServiceObject> make_service_manager(std::shared_ptr<ServiceRegistry> registry);
+/// Makes "sm:" a named port of `kernel`, serving the names in `registry`.
+void install_service_manager(Kernel& kernel, std::shared_ptr<ServiceRegistry> registry);
+
+/// sm's results (module 21).
+namespace sm_result {
+constexpr uint32_t module = 21;
+constexpr Result invalid_client = make_result(module, 2);    ///< a request before Initialize
+constexpr Result already_registered = make_result(module, 4);
+constexpr Result invalid_service_name = make_result(module, 6);
+constexpr Result not_registered = make_result(module, 7);
+} // namespace sm_result
+
+} // namespace kiln::hos

@@ -1,0 +1,21 @@
+#pragma once
+// What set, set:sys and apm answer: one documented default set (docs/switch.md), overridable by the runner.
+#include <cstdint>
+#include <string>
+
+namespace kiln::hos {
+
+struct SystemSettings {
+  int32_t language = 1;      ///< SetLanguage: 1 = American English ("en-US")
+  int32_t region = 1;        ///< SetRegion: 1 = USA
+  uint8_t firmware_major = 16, firmware_minor = 0, firmware_micro = 0;
+  std::string firmware_display = "16.0.0";
+  bool docked = false;       ///< apm's performance mode: 0 handheld (normal), 1 docked (boost)
+};
+
+/// Language codes in SetLanguage order (switchbrew "Settings services"): a code is the string in a u64.
+constexpr const char* language_codes[] = {"ja", "en-US", "fr", "de", "it", "es", "zh-CN", "ko", "nl", "pt", "ru", "zh-TW",
+                                          "en-GB", "fr-CA", "es-419", "zh-Hans", "zh-Hant", "pt-BR"};
+constexpr int32_t language_count = 18;
+
+} // namespace kiln::hos

@@ -1,0 +1,68 @@
+#pragma once
+// A process with sm: installed and helpers that write requests into the main thread's TLS word by word
+// (https://switchbrew.org/wiki/IPC_Marshalling; sm's commands from https://switchbrew.org/wiki/Services_API).
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <vector>
+
+#include "runtime/platform/switch/ipc/session.h"
+#include "runtime/platform/switch/services/registry.h"
+#include "tests/switch/kernel/guest_harness.h"
+
+namespace kiln::test {
+
+constexpr uint32_t svc_connect_to_named_port = 0x1f, svc_send_sync_request = 0x21;
+constexpr uint64_t name_at = data_base + 0x200;
+
+struct IpcFixture {
+  Guest g;
+  uint64_t tls = g.main->tls_address;
+  std::shared_ptr<hos::ServiceRegistry> registry = std::make_shared<hos::ServiceRegistry>();
+  IpcFixture() { hos::install_service_manager(g.kernel, registry); }
+  void message(const std::vector<uint32_t>& words) {
+    std::memset(rt::host_pointer(tls), 0xcc, 0x100);
+    for (size_t i = 0; i < words.size(); ++i) poke<uint32_t>(tls + 4 * i, words[i]);
+  }
+  uint32_t word(size_t i) { return peek<uint32_t>(tls + 4 * i); }
+  uint32_t send(uint32_t handle) {
+    g.cpu().x[0] = handle;
+    return Guest::svc(g.cpu(), svc_send_sync_request);
+  }
+  uint32_t connect_sm() {
+    std::memcpy(rt::host_pointer(name_at), "sm:", 4);
+    g.cpu().x[1] = name_at;
+    REQUIRE(Guest::svc(g.cpu(), svc_connect_to_named_port) == 0);
+    return static_cast<uint32_t>(g.cpu().x[1]);
+  }
+  /// sm Initialize: type 4, 10 raw words, handle descriptor with only the PID flag; the PID (8 bytes) at 0xc,
+  /// raw data at 0x14, SFCI at 0x20: command 0 and its u64 placeholder.
+  void sm_initialize(uint32_t sm) {
+    message({0x00000004, 0x8000000a, 0x00000001, 0, 0, 0, 0, 0, 0x49434653, 0, 0, 0, 0, 0});
+    REQUIRE(send(sm) == 0);
+    CHECK(peek<uint32_t>(tls + 0x10) == 0x4f434653); // "SFCO" at the first 16-byte boundary after the header
+    CHECK(peek<uint32_t>(tls + 0x18) == 0);          // result
+  }
+  /// sm GetService("kiln:t"): type 4, 8 raw words from 0x8, SFCI at 0x10, command 1, the name as a u64 at 0x20.
+  uint32_t sm_get_service(uint32_t sm, uint64_t name) {
+    message({0x00000004, 0x00000008, 0, 0, 0x49434653, 0, 1, 0, static_cast<uint32_t>(name), static_cast<uint32_t>(name >> 32)});
+    REQUIRE(send(sm) == 0);
+    return peek<uint32_t>(tls + 0x18) == 0 ? word(3) : 0;
+  }
+  /// sm Initialize then GetService(name); the session handle (0 if sm refused).
+  uint32_t open_service(uint64_t name) {
+    const uint32_t sm = connect_sm();
+    sm_initialize(sm);
+    return sm_get_service(sm, name);
+  }
+  /// Add(a, b) on a non-domain session: SFCI at 0x10, command 0, a at 0x20, b at 0x24; 8 raw words.
+  uint32_t add(uint32_t session, uint32_t a, uint32_t b, uint32_t* result) {
+    message({0x00000004, 0x00000008, 0, 0, 0x49434653, 0, 0, 0, a, b});
+    REQUIRE(send(session) == 0);
+    *result = peek<uint32_t>(tls + 0x18);
+    return peek<uint32_t>(tls + 0x20);
+  }
+};
+
+
+} // namespace kiln::test

@@ -1,0 +1,186 @@
+// set, set:sys, apm, csrng and lm through sm, with requests written from switchbrew's layouts and each
+// service page's command list (https://switchbrew.org/wiki/Settings_services, /PTM_services#apm,
+// /SPL_services#csrng, /Log_services). Expected values are the documented defaults (settings.h).
+#include <cstdlib>
+#include <ctime>
+
+#include "runtime/platform/switch/services/default_services.h"
+#include "tests/switch/ipc/ipc_harness.h"
+
+namespace {
+
+using namespace kiln;
+using kiln::test::peek;
+using kiln::test::poke;
+
+constexpr uint64_t buffer_at = test::data_base + 0x2000;
+
+struct Fixture : test::IpcFixture {
+  Fixture() { hos::register_default_services(*registry, hos::SystemSettings{}); }
+  /// A command without arguments on a plain session: raw 8 words, SFCI at 0x10.
+  uint32_t call(uint32_t session, uint32_t command, std::vector<uint32_t> args = {}, uint16_t type = 4) {
+    std::vector<uint32_t> words = {type, 0x00000008, 0, 0, 0x49434653, 0, command, 0};
+    words.insert(words.end(), args.begin(), args.end());
+    message(words);
+    REQUIRE(send(session) == 0);
+    return peek<uint32_t>(tls + 0x18);
+  }
+};
+
+TEST_CASE("set answers the default language and region") {
+  Fixture f;
+  const uint32_t set = f.open_service(0x746573); // "set"
+  REQUIRE(set != 0);
+  CHECK(f.call(set, 0) == 0);
+  CHECK(peek<uint64_t>(f.tls + 0x20) == 0x53552d6e65); // "en-US" in a u64
+  CHECK(f.call(set, 4) == 0);
+  CHECK(peek<int32_t>(f.tls + 0x20) == 1); // USA
+  CHECK(f.call(set, 2, {0}) == 0);
+  CHECK(peek<uint64_t>(f.tls + 0x20) == 0x616a); // "ja"
+  CHECK(f.call(set, 2, {18}) == 0x4e269);       // set InvalidLanguage: module 105, description 625
+  CHECK(f.call(set, 3) == 0);
+  CHECK(peek<int32_t>(f.tls + 0x20) == 18);
+  // GetAvailableLanguageCodes2 into a B buffer of 4 codes: one B descriptor (bits 24-27) of 32 bytes at buffer_at
+  // (0x7100102000: bits 32-35 = 1 at word 2 bit 28, bits 36-38 = 7 at bit 2); raw at 0x20 after the descriptor.
+  f.message({0x01000004, 0x00000008, 32, 0x00102000, 0x1000001c, 0, 0, 0, 0x49434653, 0, 5, 0});
+  REQUIRE(f.send(set) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x18) == 0);
+  CHECK(peek<int32_t>(f.tls + 0x20) == 4);
+  CHECK(peek<uint64_t>(buffer_at + 24) == 0x6564); // "de", the fourth
+}
+
+TEST_CASE("set:sys GetFirmwareVersion fills the 0x100-byte version into the C buffer") {
+  Fixture f;
+  const uint32_t setsys = f.open_service(0x7379733a746573); // "set:sys"
+  REQUIRE(setsys != 0);
+  // Command 4, raw 8 words, C flags 2: one C descriptor after the raw data (0x28): buffer_at, size 0x100.
+  f.message({0x00000004, 0x00000808, 0, 0, 0x49434653, 0, 4, 0, 0, 0, 0x00102000, 0x01000071});
+  REQUIRE(f.send(setsys) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x18) == 0);
+  CHECK(peek<uint8_t>(buffer_at) == 16);
+  CHECK(peek<uint8_t>(buffer_at + 1) == 0);
+  CHECK(std::string(reinterpret_cast<const char*>(rt::host_pointer(buffer_at + 8))) == "NX");
+  CHECK(std::string(reinterpret_cast<const char*>(rt::host_pointer(buffer_at + 0x68))) == "16.0.0");
+}
+
+TEST_CASE("apm opens a session that keeps the configuration per mode") {
+  Fixture f;
+  const uint32_t apm = f.open_service(0x6d7061); // "apm"
+  REQUIRE(apm != 0);
+  CHECK(f.call(apm, 1) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x20) == 0); // handheld
+  CHECK(f.call(apm, 0) == 0);
+  const uint32_t session = f.word(3);
+  CHECK(f.call(session, 1, {0}) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x20) == 0x00010000);
+  CHECK(f.call(session, 0, {1, 0x92220008}) == 0);
+  CHECK(f.call(session, 1, {1}) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x20) == 0x92220008);
+  CHECK(f.call(session, 1, {2}) == 0x494); // apm InvalidParameter: module 148 (0x94) | description 2 << 9
+}
+
+TEST_CASE("csrng fills the buffer with random bytes") {
+  Fixture f;
+  const uint32_t csrng = f.open_service(0x676e727363); // "csrng"
+  REQUIRE(csrng != 0);
+  std::memset(rt::host_pointer(buffer_at), 0, 64);
+  f.message({0x01000004, 0x00000008, 64, 0x00102000, 0x1000001c, 0, 0, 0, 0x49434653, 0, 0, 0});
+  REQUIRE(f.send(csrng) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x18) == 0);
+  int zero_bytes = 0;
+  for (int i = 0; i < 64; ++i) zero_bytes += peek<uint8_t>(buffer_at + i) == 0;
+  CHECK(zero_bytes < 16); // 64 random bytes: expect about one zero
+}
+
+TEST_CASE("lm turns a log packet into a line of kiln's log") {
+  const test::ChildResult child = test::run_in_child([] {
+    Fixture f;
+    const uint32_t lm = f.open_service(0x6d6c); // "lm"
+    f.call(lm, 0, {0, 0});
+    const uint32_t logger = f.word(3);
+    // Packet: pid, thread id, flags 3 (head + tail), padding, severity 1, verbosity 0, payload size;
+    // chunks: TextLog (key 2) "hi lm", LineNumber (3) 42, FileName (4) "m.c".
+    const uint8_t packet[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 1, 0, 18, 0, 0, 0,
+                              2, 5, 'h', 'i', ' ', 'l', 'm', 3, 4, 42, 0, 0, 0, 4, 3, 'm', '.', 'c'};
+    std::memcpy(rt::host_pointer(buffer_at), packet, sizeof packet);
+    // Log: one X descriptor (counter 0) of 42 bytes at buffer_at; raw at 0x10.
+    f.message({0x00010004, 0x00000008, 0x002a11c0, 0x00102000, 0x49434653, 0, 0, 0});
+    std::fprintf(stderr, "send %#x result %#x\n", f.send(logger), peek<uint32_t>(f.tls + 0x18));
+    std::fflush(stderr);
+    _exit(0);
+  });
+  CHECK_THAT(child.output, Catch::Contains("kiln: guest lm: hi lm (m.c:42 )"));
+  CHECK_THAT(child.output, Catch::Contains("send 0 result 0"));
+}
+
+TEST_CASE("time: the host clock in UTC and calendar conversions") {
+  Fixture f;
+  const uint32_t time = f.open_service(0x753a656d6974); // "time:u"
+  REQUIRE(time != 0);
+  CHECK(f.call(time, 0) == 0); // GetStandardUserSystemClock
+  const uint32_t clock = f.word(3);
+  CHECK(f.call(clock, 0) == 0);
+  const int64_t now = peek<int64_t>(f.tls + 0x20);
+  CHECK(std::llabs(now - static_cast<int64_t>(::time(nullptr))) <= 5);
+  CHECK(f.call(time, 3) == 0); // GetTimeZoneService
+  const uint32_t zone = f.word(3);
+  CHECK(f.call(zone, 0) == 0);
+  CHECK(std::string(reinterpret_cast<const char*>(rt::host_pointer(f.tls + 0x20))) == "UTC");
+  // 1700000000 is Tuesday 14 November 2023, 22:13:20 UTC: day 317 of the year counting from 0.
+  CHECK(f.call(zone, 101, {static_cast<uint32_t>(1700000000), 0}) == 0);
+  CHECK(peek<int16_t>(f.tls + 0x20) == 2023);
+  CHECK(peek<int8_t>(f.tls + 0x22) == 11);
+  CHECK(peek<int8_t>(f.tls + 0x23) == 14);
+  CHECK(peek<int8_t>(f.tls + 0x24) == 22);
+  CHECK(peek<int8_t>(f.tls + 0x25) == 13);
+  CHECK(peek<int8_t>(f.tls + 0x26) == 20);
+  CHECK(peek<uint32_t>(f.tls + 0x28) == 2);   // day of week
+  CHECK(peek<uint32_t>(f.tls + 0x2c) == 317); // day of year
+  CHECK(std::string(reinterpret_cast<const char*>(rt::host_pointer(f.tls + 0x30))) == "UTC");
+  // ToPosixTimeWithMyRule(2023-11-14 22:13:20): CalendarTime in the input, one s64 into the C buffer at buffer_at.
+  f.message({0x00000004, 0x00000808, 0, 0, 0x49434653, 0, 201, 0, 0x0e0b07e7, 0x00140d16, 0x00102000, 0x00080071});
+  REQUIRE(f.send(zone) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x18) == 0);
+  CHECK(peek<int32_t>(f.tls + 0x20) == 1);
+  CHECK(peek<int64_t>(buffer_at) == 1700000000);
+}
+
+TEST_CASE("appletOE: the application proxy's start-up interfaces") {
+  Fixture f;
+  const uint32_t oe = f.open_service(0x454f74656c707061); // "appletOE"
+  REQUIRE(oe != 0);
+  // OpenApplicationProxy: the PID flag and one copy handle (the current process, 0xffff8001), u64 reserved.
+  f.message({0x00000004, 0x80000008, 0x00000003, 0, 0, 0xffff8001, 0, 0, 0x49434653, 0, 0, 0, 0, 0});
+  REQUIRE(f.send(oe) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x18) == 0);
+  const uint32_t proxy = f.word(3);
+  CHECK(f.call(proxy, 0) == 0); // GetCommonStateGetter
+  const uint32_t state = f.word(3);
+  CHECK(f.call(state, 0) == 0); // GetEventHandle: a copy handle, signalled while a message waits
+  CHECK(f.word(2) == 0x2);
+  const auto event = f.g.kernel.lookup_as<hos::ReadableEvent>(f.word(3));
+  REQUIRE(event);
+  CHECK(event->signaled);
+  CHECK(f.call(state, 1) == 0); // ReceiveMessage: FocusStateChanged
+  CHECK(peek<uint32_t>(f.tls + 0x20) == 15);
+  CHECK(f.call(state, 1) == 0x680); // no more messages (am module 128, description 3)
+  CHECK_FALSE(event->signaled);
+  CHECK(f.call(state, 5) == 0);
+  CHECK(peek<uint8_t>(f.tls + 0x20) == 0); // handheld
+  CHECK(f.call(state, 9) == 0);
+  CHECK(peek<uint8_t>(f.tls + 0x20) == 1); // in focus
+  CHECK(f.call(proxy, 2) == 0); // GetWindowController
+  const uint32_t window = f.word(3);
+  CHECK(f.call(window, 1) == 0);
+  CHECK(peek<uint64_t>(f.tls + 0x20) == 0x51);
+  CHECK(f.call(proxy, 20) == 0); // GetApplicationFunctions
+  const uint32_t functions = f.word(3);
+  CHECK(f.call(functions, 1, {1}) == 0x480); // PopLaunchParameter: nothing to pop (module 128, description 2)
+  CHECK(f.call(functions, 21) == 0);
+  CHECK(peek<uint64_t>(f.tls + 0x20) == 0x53552d6e65); // "en-US"
+  CHECK(f.call(proxy, 11) == 0); // GetLibraryAppletCreator
+  const uint32_t creator = f.word(3);
+  CHECK(f.call(creator, 0, {0x12, 0}) == 0x4680); // no library applets: module 128 | 35 << 9
+}
+
+} // namespace

@@ -57,8 +57,8 @@ std::string report(const Counts& counts) {
 
 /// Instructions per folder that printed exactly as nvdisasm 11.8 printed them when the test was last raised.
 const std::map<std::string, size_t> kAgreementFloor{
-    {"sm_50", 7168}, {"sm_52", 7168}, {"sm_53", 7223}, {"sm_60", 7330},
-    {"sm_61", 7307}, {"sm_62", 7306}, {"sm_53-G", 6820},
+    {"sm_50", 7508}, {"sm_52", 7508}, {"sm_53", 7565}, {"sm_60", 7677},
+    {"sm_61", 7654}, {"sm_62", 7653}, {"sm_53-G", 6855},
 };
 
 } // namespace
@@ -111,6 +111,6 @@ TEST_CASE("sm5x decoder agrees with nvdisasm 11.8 on every word of the sm_50-62 
     // TEXS/TLDS spellings, relocated MOV32I...) are listed by the report above. Each architecture must keep at
     // least the agreement measured when this test was written; raise the figures as forms are added.
     CHECK(counts.agreeing >= kAgreementFloor.at(folder));
-    CHECK(counts.agreeing * 100 >= counts.total * 90);
+    CHECK(counts.agreeing * 100 >= counts.total * 90);  // -G code has more of the missing forms
   }
 }

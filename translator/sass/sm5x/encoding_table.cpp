@@ -16,6 +16,8 @@ constexpr uint64_t top(uint64_t bits) { return bits << 48; }
 #define BOP "bop@45:2=AND,OR,XOR,?"
 #define TEXDIM "E29:2+28:1=1D/2D/3D/CUBE/ARRAY_1D/ARRAY_2D/ARRAY_3D/ARRAY_CUBE"
 #define LDSIZE "size@48:3=U8,S8,U16,S16,,64,128,?"
+#define ATOMTYPE "type@"
+#define ATOMTYPES "=,S32,U64,F32.FTZ.RN,?,S64,?,?"
 
 } // namespace
 
@@ -68,11 +70,11 @@ std::vector<EncodingRow> encoding_rows() {
       {Opcode::imul, top(0x3838), top(0xfef8), "R0, R8, I20", "atype@40:1=U32,S32; btype@41:1=U32,S32; HI@39; CC@47"},
       {Opcode::imul32i, top(0x1f00), top(0xff00), "R0, R8, I32", "atype@54:1=U32,S32; btype@55:1=U32,S32; HI@53; CC@52"},
       {Opcode::xmad, top(0x5b00), top(0xffc0), "R0, R8 s53:1=/H1, R20 s35:1=/H1, R39",
-       "signs@48:2=%XSIGN; mode@50:3=,CLO,CHI,CSFU,CBCC,?,?,?; PSL@36; MRG@37; X@38; CC@47"},
+       "signs@48:2=%XSIGN; PSL@36; mode@50:3=,CLO,CHI,CSFU,CBCC,?,?,?; MRG@37; X@38; CC@47"},
       {Opcode::xmad, top(0x4e00), top(0xfe00), "R0, R8 s53:1=/H1, C s52:1=/H1, R39",
-       "signs@48:2=%XSIGN; mode@50:2=,CLO,CHI,CSFU; PSL@55; MRG@56; X@54; CC@47"},
+       "signs@48:2=%XSIGN; PSL@55; mode@50:2=,CLO,CHI,CSFU; MRG@56; X@54; CC@47"},
       {Opcode::xmad, top(0x3600), top(0xfec0), "R0, R8 s53:1=/H1, U16@20, R39",
-       "signs@48:2=%XSIGN; mode@50:3=,CLO,CHI,CSFU,CBCC,?,?,?; PSL@36; MRG@37; X@38; CC@47"},
+       "signs@48:2=%XSIGN; PSL@36; mode@50:3=,CLO,CHI,CSFU,CBCC,?,?,?; MRG@37; X@38; CC@47"},
       {Opcode::xmad, top(0x5100), top(0xff80), "R0, R8 s53:1=/H1, R39 s52:1=/H1, C",
        "signs@48:2=%XSIGN; mode@50:2=,CLO,CHI,CSFU; X@54; CC@47"},
       {Opcode::imnmx, top(0x5c20), top(0xfff8), "R0, R8, R20, P39 i42", "type@48:1=U32,; mode@43:2=,XLO,XMED,XHI; CC@47"},
@@ -186,6 +188,9 @@ std::vector<EncodingRow> encoding_rows() {
       {Opcode::out, top(0xfbe0), top(0xfff8), "R0, R8, R20", "prim@39:2=?,EMIT,CUT,EMIT_THEN_CUT"},
       {Opcode::out, top(0xebe0), top(0xfff8), "R0, R8, C", "prim@39:2=?,EMIT,CUT,EMIT_THEN_CUT"},
       {Opcode::out, top(0xf6e0), top(0xfef8), "R0, R8, I20", "prim@39:2=?,EMIT,CUT,EMIT_THEN_CUT"},
+      // Global atomics: operation 23:3 (RED) / 52:4 (ATOM), type 20:3 / 49:3, address offset signed 20 bits at 28.
+      {Opcode::red, top(0xebf8), top(0xfff8), "M20@28, R0", "E@48; op@23:3=ADD,MIN,MAX,INC,DEC,AND,OR,XOR; " ATOMTYPE "20:3" ATOMTYPES},
+      {Opcode::atom, top(0xed00), top(0xff00), "R0, M20@28, R20", "E@48; op@52:4=ADD,MIN,MAX,INC,DEC,AND,OR,XOR,EXCH,?,?,?,?,?,?,?; " ATOMTYPE "49:3" ATOMTYPES},
       {Opcode::membar, top(0xef98), top(0xfff8), "", "level@8:2=CTA,GL,SYS,?; invalidate@0:2=,IVALLD,IVALLT,IVALLTD"},
       // ---- texture ----------------------------------------------------------------------------------------
       {Opcode::tex, top(0xc038), top(0xfc38), "R0, R8, R20, U13@36, " TEXDIM ", U4@31",

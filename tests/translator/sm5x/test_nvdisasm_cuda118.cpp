@@ -64,16 +64,10 @@ const std::map<std::string, size_t> kAgreementFloor{
 } // namespace
 
 TEST_CASE("sm5x decoder agrees with nvdisasm 11.8 on every word of the sm_50-62 corpus listings", "[sm5x][nvdisasm]") {
-  const fs::path root = fs::path(KILN_SOURCE_DIR) / "tests" / "translator" / "fixtures" / "cuda11.8";
-  REQUIRE(fs::is_directory(root));
   for (const char* folder : {"sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_53-G"}) {
     Counts counts;
     size_t kernels = 0;
-    std::vector<fs::path> cubins;
-    for (const auto& entry : fs::directory_iterator(root / folder)) {
-      if (entry.path().extension() == ".cubin") cubins.push_back(entry.path());
-    }
-    std::sort(cubins.begin(), cubins.end());
+    const std::vector<fs::path> cubins = sm86::testing::cuda118_cubins(folder);
     for (const auto& path : cubins) {
       const std::string name = fmt::format("{}/{}", folder, path.filename().string());
       INFO(name);

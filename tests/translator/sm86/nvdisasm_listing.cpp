@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -102,6 +103,17 @@ std::vector<ListedInstruction> read_nvdisasm_listing(const std::filesystem::path
     }
   }
   return listed;
+}
+
+std::vector<std::filesystem::path> cuda118_cubins(std::string_view folder) {
+  const auto path = std::filesystem::path(KILN_SOURCE_DIR) / "tests" / "translator" / "fixtures" / "cuda11.8" / folder;
+  if (!std::filesystem::is_directory(path)) throw Error(in_file(path.string()), "no such fixture folder");
+  std::vector<std::filesystem::path> cubins;
+  for (const auto& entry : std::filesystem::directory_iterator(path)) {
+    if (entry.path().extension() == ".cubin") cubins.push_back(entry.path());
+  }
+  std::sort(cubins.begin(), cubins.end());
+  return cubins;
 }
 
 } // namespace kiln::sass::sm86::testing

@@ -32,4 +32,8 @@ enum class ListingLayout : uint8_t {
 std::vector<ListedInstruction> read_nvdisasm_listing(const std::filesystem::path& path,
                                                      ListingLayout layout = ListingLayout::volta);
 
+/// The CUDA 11.8 fixtures (tests/translator/cuda/regenerate_cuda118.sh): the cubins of one architecture folder
+/// ("sm_53", "sm_86-G"), sorted by name; throws kiln::Error when the folder is missing.
+std::vector<std::filesystem::path> cuda118_cubins(std::string_view folder);
+
 } // namespace kiln::sass::sm86::testing

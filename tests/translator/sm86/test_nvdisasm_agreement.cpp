@@ -177,17 +177,11 @@ const std::map<std::string, size_t> volta_agreement_floor{
 TEST_CASE("sm86 decoder agrees with nvdisasm 11.8 on every word of the sm_70-90 corpus listings", "[sm86][nvdisasm]") {
   // tests/translator/fixtures/cuda11.8, made by tests/translator/cuda/regenerate_cuda118.sh. The counts per
   // architecture are printed; a cubin's architecture comes from its ELF header.
-  const fs::path root = fs::path(KILN_SOURCE_DIR) / "tests" / "translator" / "fixtures" / "cuda11.8";
-  REQUIRE(fs::is_directory(root));
   for (const char* folder : {"sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_86-G"}) {
     Agreement agreement;
     agreement.examples_per_opcode = 1;
     size_t kernels = 0;
-    std::vector<fs::path> cubins;
-    for (const auto& entry : fs::directory_iterator(root / folder)) {
-      if (entry.path().extension() == ".cubin") cubins.push_back(entry.path());
-    }
-    std::sort(cubins.begin(), cubins.end());
+    const std::vector<fs::path> cubins = sm86::testing::cuda118_cubins(folder);
     for (const auto& path : cubins) {
       INFO(path.string());
       const auto cubin = sm86::load_cubin(path);

@@ -7,6 +7,7 @@
 #include "runtime/base/error.h"
 #include "tools/kiln/command_registry.h"
 #include "tools/kiln/shaders_graphics.h"
+#include "translator/sass/sm5x/program.h"
 #include "translator/sass/sm86/cubin.h"
 
 namespace {
@@ -30,7 +31,7 @@ void print_kernel(const sm86::Kernel& kernel, const std::string& file, sm86::Arc
 
 void setup_shader_disasm_command(CLI::App& root) {
   CLI::App& shaders = kiln::cli::command_group(root, "shaders", "guest GPU programs: disassembly, translation to SPIR-V");
-  auto* disasm = shaders.add_subcommand("disasm", "disassemble every kernel of a CUDA cubin (sm_75, sm_86)");
+  auto* disasm = shaders.add_subcommand("disasm", "disassemble every kernel of a CUDA cubin (sm_50-62, sm_70-90; the architecture comes from its ELF header)");
   static std::string file;
   static std::string kernel_name;
   disasm->add_option("FILE", file, "the .cubin file")->required();
@@ -49,6 +50,11 @@ void setup_shader_disasm_command(CLI::App& root) {
     for (const auto& kernel : cubin.kernels) {
       if (!kernel_name.empty() && kernel.name != kernel_name) continue;
       found = true;
+      if (cubin.family == sm86::InstructionSet::maxwell) {  // sm_50-62 code: the Maxwell decoder's listing
+        fmt::print("// kernel {}: {} bytes of code\n.text.{}:\n{}\n", kernel.name, kernel.code.size(), kernel.name,
+                   kiln::sass::sm5x::disassemble_program(kernel.code, file + ":" + kernel.name, kiln::sass::sm5x::ProgramKind::compute));
+        continue;
+      }
       print_kernel(kernel, file, cubin.architecture);
     }
     if (!found) throw kiln::Error(kiln::in_file(file), "no kernel named '" + kernel_name + "'");

@@ -43,7 +43,12 @@ void translate(const TranslateOptions& options) {
     return;
   }
   const kiln::sass::sm86::Cubin cubin = kiln::sass::sm86::load_cubin(options.input);
-  const auto architecture = options.arch == "sm75" ? kiln::sass::sm86::Architecture::sm75 : kiln::sass::sm86::Architecture::sm86;
+  // A cubin names its architecture in its ELF header; --arch is for raw graphics programs, which do not.
+  if (cubin.family == kiln::sass::sm86::InstructionSet::maxwell) {
+    throw Error(kiln::in_file(options.input), fmt::format("sm_{} cubin: kiln does not lower Maxwell/Pascal compute kernels yet "
+                                                          "(graphics programs translate with --arch sm50/sm53/sm60)", cubin.sm_version));
+  }
+  const auto architecture = cubin.architecture;
   std::vector<const kiln::sass::sm86::Kernel*> kernels;
   for (const auto& kernel : cubin.kernels) {
     if (options.kernel.empty() || kernel.name == options.kernel) kernels.push_back(&kernel);

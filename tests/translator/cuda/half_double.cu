@@ -4,6 +4,8 @@
 
 #include "common.cuh"
 
+// Half arithmetic exists from sm_53 on (sm_50/52 have no half instructions): those cubins lack these two kernels.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 530
 extern "C" __global__ void half2_arithmetic(const __half2* a, const __half2* b, __half2* out, int n) {
   int i = global_index();
   if (i >= n) return;
@@ -18,6 +20,7 @@ extern "C" __global__ void half_convert(const float* a, unsigned short* out_half
   out_half[i] = __half_as_ushort(h);
   out[i] = __half2float(__hmul(h, h));
 }
+#endif
 
 extern "C" __global__ void double_arithmetic(const double* a, const double* b, double* out, int n) {
   int i = global_index();

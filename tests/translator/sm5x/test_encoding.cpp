@@ -43,11 +43,13 @@ TEST_CASE("sm5x: hand-derived disassembly of corpus words", "[sm5x]") {
   // BRA 0xe240: signed 20:24 = -8 jumps to itself; condition code 0:5 = 0xf (always) prints nothing.
   CHECK(text_of(0xe2400fffff87000f, 0x110) == "BRA 0x110");
   // I2F 0x4cb8 with c[bank 34:5][offset 20:14 * 4]: bank 3, word 5; destination type 8:2 (2 = F32), source
-  // type 10:2 + signed 13 (2 = U32).
-  CHECK(text_of(0x4cb8000c00570a00) == "I2F.F32.U32 R0, c[0x3][0x14]");
+  // type 10:2 + signed 13 (2 = U32). nvdisasm 11.8 writes a space between bank and offset on operands that take a
+  // part selector, as its sm_50 listings of I2F and XMAD show ("I2F.F32.S32.RP R5, |c[0x0] [0x15c]|").
+  CHECK(text_of(0x4cb8000c00570a00) == "I2F.F32.U32 R0, c[0x3] [0x14]");
   // IPA 0xe000: mode 54:2 (0 = PASS), attribute 28:10 (0x7c = position.w), multiplier 20:8 (RZ).
   CHECK(text_of(0xe003ff87cff7ff0b) == "IPA.PASS R11, a[0x7c], RZ");
-  // F2F 0x5ca8: FTZ 44, round 39:2 + 42 (1 + 4 = FLOOR), destination 10:2 and source 8:2 (2 = F32).
+  // F2F 0x5ca8: FTZ 44, round 39:2 + 42 (1 + 4 = FLOOR), destination 8:2 and source 10:2
+  // (2 = F32; the CUDA 11.8 listings settle the order: __double2float is F2F.F32.F64).
   CHECK(text_of(0x5ca8148000270a02) == "F2F.FTZ.F32.F32.FLOOR R2, R2");
   // DEPBAR 0xf0f0: scoreboard 26:3 (5), count 20:6 (4), LE 29.
   CHECK(text_of(0xf0f0000034470000) == "DEPBAR.LE SB5, 0x4");

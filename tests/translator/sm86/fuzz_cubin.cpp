@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "runtime/base/error.h"
+#include "translator/sass/sm5x/program.h"
 #include "translator/sass/sm86/cubin.h"
 #include "translator/sass/sm86/instruction.h"
 
@@ -14,6 +15,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const sm86::Cubin cubin = sm86::parse_cubin({data, size}, "fuzz.cubin");
     for (const auto& kernel : cubin.kernels) {
       try {
+        if (cubin.family == sm86::InstructionSet::maxwell) {  // sm_50-62: the Maxwell decoder reads the code
+          const auto program = kiln::sass::sm5x::decode_program(kernel.code, "fuzz.cubin", kiln::sass::sm5x::ProgramKind::compute);
+          if (kiln::sass::sm5x::assemble_code(program) != program.words) __builtin_trap();
+          continue;
+        }
         for (const auto& instruction : sm86::decode_all(kernel.code, kernel.location("fuzz.cubin"), cubin.architecture)) {
           (void)sm86::disassemble(instruction);
         }

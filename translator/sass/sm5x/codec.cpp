@@ -125,7 +125,8 @@ void write_operand(uint64_t& word, uint64_t& written, const OperandSpec& spec, c
   case OperandForm::double20: {
     const unsigned dropped = spec.form == OperandForm::float20 ? 12 : 44;
     const uint64_t bits = static_cast<uint64_t>(operand.value);
-    if ((bits & low_mask(dropped)) != 0 || (bits >> (dropped + 20)) != 0) {
+    // A double's 20 kept bits are its top bits: nothing lies above them (and a shift by 64 is undefined).
+    if ((bits & low_mask(dropped)) != 0 || (dropped + 20 < 64 && (bits >> (dropped + 20)) != 0)) {
       assembly_error(instruction, what + " literal needs more than the 20 bits this encoding keeps");
     }
     put(word, written, spec.field, bits >> dropped, instruction, what);

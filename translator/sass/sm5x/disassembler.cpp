@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "translator/sass/nvdisasm_text.h"
 #include "translator/sass/sm5x/encoding_table.h"
 
 namespace kiln::sass::sm5x {
@@ -22,14 +23,14 @@ std::string address(uint8_t base, int64_t offset) {
   return text;
 }
 
-template <typename Float>
-std::string float_text(Float value) {
-  if (std::isinf(value)) return value < 0 ? "-INF" : "+INF";
-  if (std::isnan(value)) return std::signbit(value) ? "-QNAN" : "+QNAN";
-  return fmt::format("{}", value);
+/// The control word's reuse flags: bit 0 for the register at bit 8, bit 1 at bit 20, bit 2 at bit 39.
+bool reused(const OperandSpec& spec, uint8_t reuse) {
+  if (spec.form != OperandForm::gpr || spec.field.ranges.empty()) return false;
+  const unsigned lsb = spec.field.ranges[0].lsb;
+  return (lsb == 8 && (reuse & 1)) || (lsb == 20 && (reuse & 2)) || (lsb == 39 && (reuse & 4));
 }
 
-std::string operand_text(const OperandSpec& spec, const Operand& operand) {
+std::string operand_text(const OperandSpec& spec, const Operand& operand, bool reuse) {
   std::string text;
   switch (operand.kind) {
   case OperandKind::gpr: text = operand.index == kRZ ? "RZ" : fmt::format("R{}", operand.index); break;
@@ -37,21 +38,24 @@ std::string operand_text(const OperandSpec& spec, const Operand& operand) {
     text = std::string(operand.invert ? "!" : "") + (operand.index == kPT ? "PT" : fmt::format("P{}", operand.index));
     break;
   case OperandKind::integer: text = hex(operand.value); break;
-  case OperandKind::float32: text = float_text(std::bit_cast<float>(static_cast<uint32_t>(operand.value))); break;
-  case OperandKind::float64: text = float_text(std::bit_cast<double>(static_cast<uint64_t>(operand.value))); break;
+  case OperandKind::float32: text = nvdisasm_float_text(std::bit_cast<float>(static_cast<uint32_t>(operand.value))); break;
+  case OperandKind::float64: text = nvdisasm_float_text(std::bit_cast<double>(static_cast<uint64_t>(operand.value))); break;
   case OperandKind::constant_buffer:
-    text = fmt::format("c[{:#x}][{}]", operand.index, address(operand.base, operand.value));
+    // nvdisasm separates bank and offset by a space where the operand has a part selector (XMAD, I2F, I2I).
+    text = fmt::format("c[{:#x}]{}[{}]", operand.index, spec.selector_names.empty() ? "" : " ", address(operand.base, operand.value));
     break;
   case OperandKind::memory: text = "[" + address(operand.base, operand.value) + "]"; break;
   case OperandKind::attribute: text = "a[" + address(operand.base, operand.value) + "]"; break;
   case OperandKind::special_register: text = special_register_name(operand.index); break;
-  case OperandKind::branch_target: text = hex(operand.value); break;
+  // A target on a control word's slot means the instruction after it, which is what nvdisasm prints.
+  case OperandKind::branch_target: text = hex(operand.value % 32 == 0 ? operand.value + 8 : operand.value); break;
   case OperandKind::enumerant: text = spec.names[static_cast<size_t>(operand.value)]; break;
   }
   if (!spec.selector_names.empty() && !spec.selector_names[operand.selector].empty()) {
     text += "." + spec.selector_names[operand.selector];
   }
   if (operand.absolute) text = "|" + text + "|";
+  if (reuse) text += ".reuse";
   if (operand.negate) text = "-" + text;
   if (operand.invert && operand.kind != OperandKind::predicate) text = "~" + text;
   return text;
@@ -82,7 +86,7 @@ std::string special_register_name(unsigned index) {
   return fmt::format("SR{:#x}", index);
 }
 
-std::string disassemble(const Instruction& instruction) {
+std::string disassemble(const Instruction& instruction, uint8_t reuse) {
   std::string text;
   if (instruction.guard != kPT || instruction.guard_negated) {
     text = fmt::format("@{}{} ", instruction.guard_negated ? "!" : "",
@@ -91,15 +95,19 @@ std::string disassemble(const Instruction& instruction) {
   text += opcode_name(instruction.opcode);
   const Encoding* encoding = instruction.encoding;
   if (encoding == nullptr) return text;
+  bool sets_condition_code = false;
   for (size_t i = 0; i < encoding->modifiers.size() && i < instruction.modifiers.size(); ++i) {
     const std::string& suffix = encoding->modifiers[i].values[instruction.modifiers[i]];
-    if (!suffix.empty()) text += "." + suffix;
+    // nvdisasm writes the condition-code write on the destination ("IADD R2.CC, ..."), not on the mnemonic.
+    if (encoding->modifiers[i].name == kConditionCodeWrite && !suffix.empty()) sets_condition_code = true;
+    else if (!suffix.empty()) text += "." + suffix;
   }
   bool first = true;
   for (size_t i = 0; i < encoding->operands.size() && i < instruction.operands.size(); ++i) {
     if (omitted(encoding->operands[i], instruction.operands[i])) continue;
     text += first ? " " : ", ";
-    text += operand_text(encoding->operands[i], instruction.operands[i]);
+    text += operand_text(encoding->operands[i], instruction.operands[i], reused(encoding->operands[i], reuse));
+    if (i == 0 && sets_condition_code) text += "." + std::string(kConditionCodeWrite);
     first = false;
   }
   return text;

@@ -120,6 +120,7 @@ OperandSpec parse_operand(const EncodingRow& row, const std::string& token) {
   else if (kind == "SR") spec = {OperandForm::special_register, at(20, 8)};
   else if (kind == "A") spec = {OperandForm::attribute, at(20, 10)};
   else if (kind == "A28") spec = {OperandForm::attribute, at(28, 10)};
+  else if (kind[0] == 'M' && kind.find('@') != std::string_view::npos) width_at(kind, OperandForm::memory);
   else if (kind[0] == 'M') spec = {OperandForm::memory, at(20, number(row, kind.substr(1)))};
   else if (kind[0] == 'U') width_at(kind, OperandForm::unsigned_literal);
   else if (kind[0] == 'S') width_at(kind, OperandForm::signed_literal);

@@ -16,6 +16,8 @@ constexpr uint64_t top(uint64_t bits) { return bits << 48; }
 #define BOP "bop@45:2=AND,OR,XOR,?"
 #define TEXDIM "E29:2+28:1=1D/2D/3D/CUBE/ARRAY_1D/ARRAY_2D/ARRAY_3D/ARRAY_CUBE"
 #define LDSIZE "size@48:3=U8,S8,U16,S16,,64,128,?"
+#define ATOMTYPE "type@"
+#define ATOMTYPES "=,S32,U64,F32.FTZ.RN,?,S64,?,?"
 
 } // namespace
 
@@ -46,6 +48,7 @@ std::vector<EncodingRow> encoding_rows() {
       {Opcode::fset, top(0x5800), top(0xff00), "R0, R8 n43 a54, R20 n53 a44, P39 i42", "BF@52; " CMPF "; FTZ@55; " BOP "; CC@47"},
       {Opcode::fset, top(0x4800), top(0xfe00), "R0, R8 n43 a54, C n53 a44, P39 i42", "BF@52; " CMPF "; FTZ@55; " BOP "; CC@47"},
       {Opcode::fset, top(0x3000), top(0xfe00), "R0, R8 n43 a54, F20 n53 a44, P39 i42", "BF@52; " CMPF "; FTZ@55; " BOP "; CC@47"},
+      {Opcode::fchk, top(0x5c88), top(0xfff8), "P0, R8, R20", "DIVIDE"},
       {Opcode::fswzadd, top(0x50f8), top(0xfff8), "R0, R8, R20, U8@28", "FTZ@44; rnd@39:2=%RND; NDV@38; CC@47"},
       {Opcode::rro, top(0x5c90), top(0xfff8), "R0, R20 n45 a49", "op@39:1=SINCOS,EX2"},
       {Opcode::rro, top(0x3890), top(0xfef8), "R0, F20 n45 a49", "op@39:1=SINCOS,EX2"},
@@ -67,16 +70,41 @@ std::vector<EncodingRow> encoding_rows() {
       {Opcode::imul, top(0x3838), top(0xfef8), "R0, R8, I20", "atype@40:1=U32,S32; btype@41:1=U32,S32; HI@39; CC@47"},
       {Opcode::imul32i, top(0x1f00), top(0xff00), "R0, R8, I32", "atype@54:1=U32,S32; btype@55:1=U32,S32; HI@53; CC@52"},
       {Opcode::xmad, top(0x5b00), top(0xffc0), "R0, R8 s53:1=/H1, R20 s35:1=/H1, R39",
-       "signs@48:2=%XSIGN; mode@50:3=,CLO,CHI,CSFU,CBCC,?,?,?; PSL@36; MRG@37; X@38; CC@47"},
+       "signs@48:2=%XSIGN; PSL@36; mode@50:3=,CLO,CHI,CSFU,CBCC,?,?,?; MRG@37; X@38; CC@47"},
       {Opcode::xmad, top(0x4e00), top(0xfe00), "R0, R8 s53:1=/H1, C s52:1=/H1, R39",
-       "signs@48:2=%XSIGN; mode@50:2=,CLO,CHI,CSFU; PSL@55; MRG@56; X@54; CC@47"},
+       "signs@48:2=%XSIGN; PSL@55; mode@50:2=,CLO,CHI,CSFU; MRG@56; X@54; CC@47"},
       {Opcode::xmad, top(0x3600), top(0xfec0), "R0, R8 s53:1=/H1, U16@20, R39",
-       "signs@48:2=%XSIGN; mode@50:3=,CLO,CHI,CSFU,CBCC,?,?,?; PSL@36; MRG@37; X@38; CC@47"},
+       "signs@48:2=%XSIGN; PSL@36; mode@50:3=,CLO,CHI,CSFU,CBCC,?,?,?; MRG@37; X@38; CC@47"},
       {Opcode::xmad, top(0x5100), top(0xff80), "R0, R8 s53:1=/H1, R39 s52:1=/H1, C",
        "signs@48:2=%XSIGN; mode@50:2=,CLO,CHI,CSFU; X@54; CC@47"},
       {Opcode::imnmx, top(0x5c20), top(0xfff8), "R0, R8, R20, P39 i42", "type@48:1=U32,; mode@43:2=,XLO,XMED,XHI; CC@47"},
       {Opcode::imnmx, top(0x4c20), top(0xfff8), "R0, R8, C, P39 i42", "type@48:1=U32,; mode@43:2=,XLO,XMED,XHI; CC@47"},
       {Opcode::imnmx, top(0x3820), top(0xfef8), "R0, R8, I20, P39 i42", "type@48:1=U32,; mode@43:2=,XLO,XMED,XHI; CC@47"},
+      // ---- double precision (fields as the FADD/FMUL/FFMA/FSETP rows; the CUDA 11.8 listings confirm them) ----
+      {Opcode::dadd, top(0x5c70), top(0xfff8), "R0, R8 n48 a46, R20 n45 a49", "rnd@39:2=%RND"},
+      {Opcode::dadd, top(0x4c70), top(0xfff8), "R0, R8 n48 a46, C n45 a49", "rnd@39:2=%RND"},
+      {Opcode::dadd, top(0x3870), top(0xfef8), "R0, R8 n48 a46, D20 n45 a49", "rnd@39:2=%RND"},
+      {Opcode::dmul, top(0x5c80), top(0xfff8), "R0, R8, R20 n48", "rnd@39:2=%RND"},
+      {Opcode::dmul, top(0x4c80), top(0xfff8), "R0, R8, C n48", "rnd@39:2=%RND"},
+      {Opcode::dmul, top(0x3880), top(0xfef8), "R0, R8, D20 n48", "rnd@39:2=%RND"},
+      {Opcode::dfma, top(0x5b70), top(0xfff0), "R0, R8, R20 n48, R39 n49", "rnd@50:2=%RND"},
+      {Opcode::dfma, top(0x4b70), top(0xfff0), "R0, R8, C n48, R39 n49", "rnd@50:2=%RND"},
+      {Opcode::dfma, top(0x3670), top(0xfef0), "R0, R8, D20 n48, R39 n49", "rnd@50:2=%RND"},
+      {Opcode::dfma, top(0x5370), top(0xfff0), "R0, R8, R39 n48, C n49", "rnd@50:2=%RND"},
+      {Opcode::dsetp, top(0x5b80), top(0xfff0), "P3, P0, R8 n43 a7, R20 n6 a44, P39 i42", CMPF "; " BOP},
+      {Opcode::dsetp, top(0x4b80), top(0xfff0), "P3, P0, R8 n43 a7, C n6 a44, P39 i42", CMPF "; " BOP},
+      {Opcode::dsetp, top(0x3680), top(0xfef0), "P3, P0, R8 n43 a7, D20 n6 a44, P39 i42", CMPF "; " BOP},
+      // ICMP: R0 = compare(R39, 0) ? R8 : R20 (the third source is compared with zero).
+      {Opcode::icmp, top(0x5b40), top(0xfff0), "R0, R8, R20, R39", CMPI "; type@48:1=U32,"},
+      {Opcode::icmp, top(0x4b40), top(0xfff0), "R0, R8, C, R39", CMPI "; type@48:1=U32,"},
+      {Opcode::icmp, top(0x3640), top(0xfef0), "R0, R8, I20, R39", CMPI "; type@48:1=U32,"},
+      {Opcode::icmp, top(0x5340), top(0xfff0), "R0, R8, R39, C", CMPI "; type@48:1=U32,"},
+      // LEA: R0 = (R8 << shift) + B; LEA.HI shifts the 64-bit pair R39:R8 and adds the high word.
+      {Opcode::lea, top(0x5bd0), top(0xfff8), "P48 ?7, R0, R8 n45, R20, U5@39", "X@46; CC@47"},
+      {Opcode::lea, top(0x4bd0), top(0xfff8), "P48 ?7, R0, R8 n45, C, U5@39", "X@46; CC@47"},
+      {Opcode::lea, top(0x36d0), top(0xfef8), "P48 ?7, R0, R8 n45, I20, U5@39", "X@46; CC@47"},
+      {Opcode::lea, top(0x5bd8), top(0xfff8), "P48 ?7, R0, R8 n37, R20, R39, U5@28", "HI; X@38; CC@47"},
+      {Opcode::lea, top(0x1800), top(0xf800), "P48 ?7, R0, R8 n56, C, R39, U5@51", "HI; X@57; CC@47"},
       {Opcode::isetp, top(0x5b60), top(0xfff0), "P3, P0, R8, R20, P39 i42", CMPI "; type@48:1=U32,; X@43; " BOP},
       {Opcode::isetp, top(0x4b60), top(0xfff0), "P3, P0, R8, C, P39 i42", CMPI "; type@48:1=U32,; X@43; " BOP},
       {Opcode::isetp, top(0x3660), top(0xfef0), "P3, P0, R8, I20, P39 i42", CMPI "; type@48:1=U32,; X@43; " BOP},
@@ -125,9 +153,9 @@ std::vector<EncodingRow> encoding_rows() {
       {Opcode::p2r, top(0x38e8), top(0xfef8), "R0, R8, I20", "byte@41:2=,B1,B2,B3"},
       {Opcode::r2p, top(0x38f0), top(0xfef8), "R8, I20", "cc@40:1=,CC; byte@41:2=,B1,B2,B3"},
       // ---- conversions and moves --------------------------------------------------------------------------
-      {Opcode::f2f, top(0x5ca8), top(0xfff8), "R0, R20 n45 a49 s41:1=/H1", "FTZ@44; dst@10:2=%FTYPE; src@8:2=%FTYPE; rnd@39:2+42:1=%F2FRND; SAT@50; CC@47"},
-      {Opcode::f2f, top(0x4ca8), top(0xfff8), "R0, C n45 a49 s41:1=/H1", "FTZ@44; dst@10:2=%FTYPE; src@8:2=%FTYPE; rnd@39:2+42:1=%F2FRND; SAT@50; CC@47"},
-      {Opcode::f2f, top(0x38a8), top(0xfef8), "R0, F20 n45 a49 s41:1=/H1", "FTZ@44; dst@10:2=%FTYPE; src@8:2=%FTYPE; rnd@39:2+42:1=%F2FRND; SAT@50; CC@47"},
+      {Opcode::f2f, top(0x5ca8), top(0xfff8), "R0, R20 n45 a49 s41:1=/H1", "FTZ@44; dst@8:2=%FTYPE; src@10:2=%FTYPE; rnd@39:2+42:1=%F2FRND; SAT@50; CC@47"},
+      {Opcode::f2f, top(0x4ca8), top(0xfff8), "R0, C n45 a49 s41:1=/H1", "FTZ@44; dst@8:2=%FTYPE; src@10:2=%FTYPE; rnd@39:2+42:1=%F2FRND; SAT@50; CC@47"},
+      {Opcode::f2f, top(0x38a8), top(0xfef8), "R0, F20 n45 a49 s41:1=/H1", "FTZ@44; dst@8:2=%FTYPE; src@10:2=%FTYPE; rnd@39:2+42:1=%F2FRND; SAT@50; CC@47"},
       {Opcode::f2i, top(0x5cb0), top(0xfff8), "R0, R20 n45 a49 s41:1=/H1", "FTZ@44; dst@8:2+12:1=%ITYPE; src@10:2=%FTYPE; rnd@39:2=,FLOOR,CEIL,TRUNC; CC@47"},
       {Opcode::f2i, top(0x4cb0), top(0xfff8), "R0, C n45 a49 s41:1=/H1", "FTZ@44; dst@8:2+12:1=%ITYPE; src@10:2=%FTYPE; rnd@39:2=,FLOOR,CEIL,TRUNC; CC@47"},
       {Opcode::f2i, top(0x38b0), top(0xfef8), "R0, F20 n45 a49 s41:1=/H1", "FTZ@44; dst@8:2+12:1=%ITYPE; src@10:2=%FTYPE; rnd@39:2=,FLOOR,CEIL,TRUNC; CC@47"},
@@ -142,13 +170,14 @@ std::vector<EncodingRow> encoding_rows() {
       {Opcode::mov, top(0x3898), top(0xfef8), "R0, I20, U4@39 ?15", ""},
       {Opcode::mov32i, top(0x0100), top(0xfff0), "R0, U32, U4@12 ?15", ""},
       {Opcode::s2r, top(0xf0c8), top(0xfff8), "R0, SR", ""},
+      {Opcode::cs2r, top(0x50c8), top(0xfff8), "R0, SR", ""},
       // ---- memory -----------------------------------------------------------------------------------------
       {Opcode::ldc, top(0xef90), top(0xfff8), "R0, CX", LDSIZE "; mode@44:2=,IL,IS,ISL"},
       {Opcode::ld, top(0x8000), top(0xe000), "R0, M32, P58 ?7", "E@52; cache@56:2=,CG,CI,CV; size@53:3=U8,S8,U16,S16,,64,128,?"},
       {Opcode::st, top(0xa000), top(0xe000), "M32, R0, P58 ?7", "E@52; cache@56:2=,CG,CS,WT; size@53:3=U8,S8,U16,S16,,64,128,?"},
       {Opcode::ldg, top(0xeed0), top(0xfff8), "R0, M24", "E@45; cache@46:2=,CG,CI,CV; size@48:3=U8,S8,U16,S16,,64,128,U.128"},
       {Opcode::stg, top(0xeed8), top(0xfff8), "M24, R0", "E@45; cache@46:2=,CG,CS,WT; " LDSIZE},
-      {Opcode::lds, top(0xef48), top(0xfff8), "R0, M24", "U@44; " LDSIZE},
+      {Opcode::lds, top(0xef48), top(0xfff8), "R0, M24", "U@44; size@48:3=U8,S8,U16,S16,32,64,128,?"},
       {Opcode::sts, top(0xef58), top(0xfff8), "M24, R0", LDSIZE},
       {Opcode::ldl, top(0xef40), top(0xfff8), "R0, M24", "cache@44:2=,LU,CI,CV; " LDSIZE},
       {Opcode::stl, top(0xef50), top(0xfff8), "M24, R0", "cache@44:2=,CG,CS,WT; " LDSIZE},
@@ -159,7 +188,10 @@ std::vector<EncodingRow> encoding_rows() {
       {Opcode::out, top(0xfbe0), top(0xfff8), "R0, R8, R20", "prim@39:2=?,EMIT,CUT,EMIT_THEN_CUT"},
       {Opcode::out, top(0xebe0), top(0xfff8), "R0, R8, C", "prim@39:2=?,EMIT,CUT,EMIT_THEN_CUT"},
       {Opcode::out, top(0xf6e0), top(0xfef8), "R0, R8, I20", "prim@39:2=?,EMIT,CUT,EMIT_THEN_CUT"},
-      {Opcode::membar, top(0xef98), top(0xfff8), "", "level@8:2=CTA,GL,SYS,?"},
+      // Global atomics: operation 23:3 (RED) / 52:4 (ATOM), type 20:3 / 49:3, address offset signed 20 bits at 28.
+      {Opcode::red, top(0xebf8), top(0xfff8), "M20@28, R0", "E@48; op@23:3=ADD,MIN,MAX,INC,DEC,AND,OR,XOR; " ATOMTYPE "20:3" ATOMTYPES},
+      {Opcode::atom, top(0xed00), top(0xff00), "R0, M20@28, R20", "E@48; op@52:4=ADD,MIN,MAX,INC,DEC,AND,OR,XOR,EXCH,?,?,?,?,?,?,?; " ATOMTYPE "49:3" ATOMTYPES},
+      {Opcode::membar, top(0xef98), top(0xfff8), "", "level@8:2=CTA,GL,SYS,?; invalidate@0:2=,IVALLD,IVALLT,IVALLTD"},
       // ---- texture ----------------------------------------------------------------------------------------
       {Opcode::tex, top(0xc038), top(0xfc38), "R0, R8, R20, U13@36, " TEXDIM ", U4@31",
        "lod@55:3=%TEXLOD; AOFFI@54; DC@50; NODEP@49"},
@@ -188,12 +220,15 @@ std::vector<EncodingRow> encoding_rows() {
       {Opcode::brk, top(0xe340), top(0xfff0), "", "cc@0:5=%CC"},
       {Opcode::cont, top(0xe350), top(0xfff0), "", "cc@0:5=%CC"},
       {Opcode::exit, top(0xe300), top(0xfff0), "", "KEEPREFCOUNT@5; cc@0:5=%CC"},
+      {Opcode::ret, top(0xe320), top(0xfff0), "", "cc@0:5=%CC"},
+      // CAL (relative call): bit 6 is set in every call ptxas writes; nvdisasm prints no flag for it.
+      {Opcode::cal, top(0xe260) | 0x40, top(0xfff0) | 0x60, "T", "", false},
       // BAR: bits 43-44 choose register or literal for the barrier number (8) and the thread count (20).
   // BAR.RED without AND/OR is the population count.
       {Opcode::bar, top(0xf0a8), top(0xfff8) | 0x180000000000, "R8, R20, P39 ?7 i42", "mode@32:2=SYNC,ARRIVE,RED,SCAN; redop@35:2=,AND,OR,?"},
       {Opcode::bar, top(0xf0a8) | 0x080000000000, top(0xfff8) | 0x180000000000, "R8, U12@20, P39 ?7 i42", "mode@32:2=SYNC,ARRIVE,RED,SCAN; redop@35:2=,AND,OR,?"},
       {Opcode::bar, top(0xf0a8) | 0x100000000000, top(0xfff8) | 0x180000000000, "U8@8, R20 ?255, P39 ?7 i42", "mode@32:2=SYNC,ARRIVE,RED,SCAN; redop@35:2=,AND,OR,?"},
-      {Opcode::bar, top(0xf0a8) | 0x180000000000, top(0xfff8) | 0x180000000000, "U8@8, U12@20, P39 ?7 i42", "mode@32:2=SYNC,ARRIVE,RED,SCAN; redop@35:2=,AND,OR,?"},
+      {Opcode::bar, top(0xf0a8) | 0x180000000000, top(0xfff8) | 0x180000000000, "U8@8, U12@20 ?0, P39 ?7 i42", "mode@32:2=SYNC,ARRIVE,RED,SCAN; redop@35:2=,AND,OR,?"},
       {Opcode::vote, top(0x50d8), top(0xfff8), "R0, P45, P39 i42", "mode@48:2=ALL,ANY,EQ,?"},
       // SHFL: bits 28-29 choose register or literal for the lane (20) and the clamp/segment mask (39 / 34).
       {Opcode::shfl, top(0xef10), top(0xfff8) | 0x30000000, "P48, R0, R8, R20, R39", "mode@30:2=IDX,UP,DOWN,BFLY"},

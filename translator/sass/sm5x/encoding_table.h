@@ -10,6 +10,7 @@
 //   I32 U32 F32   32-bit literal at 20                 U<w>@<lsb> / S<w>@<lsb>  unsigned / signed literal
 //   T             branch target: signed 24 bits at 20, relative to the next instruction
 //   SR            special register at 20 (8 bits)     M<w>     [R8 + signed w bits at 20]
+//   M<w>@<lsb>    [R8 + signed w bits at lsb] (RED, ATOM)
 //   A             a[R8 + 10 bits at 20]                A28      a[R8 + 10 bits at 28] (IPA)
 //   E<lsb>:<w>[+<lsb>:<w>]=<names>   enumerant printed as a word ('/'-separated names, '?' = invalid, or %LIST)
 // Options: n<bit> negate, a<bit> absolute, i<bit> invert (~R, !P), s<lsb>:<w>=/<names> part selector

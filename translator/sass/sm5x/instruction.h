@@ -84,8 +84,11 @@ struct Instruction {
 Instruction decode(uint64_t word, uint64_t address, std::string_view program = "sm5x");
 /// The 64-bit word for `instruction` (its encoding must be set); throws kiln::Error for values that do not fit.
 uint64_t assemble(const Instruction& instruction);
-/// nvdisasm-style text without the trailing ';' ("@!P0 FFMA.FTZ R0, R1, c[0x0][0x20], R2").
-std::string disassemble(const Instruction& instruction);
+/// nvdisasm-style text without the trailing ';' ("@!P0 FFMA.FTZ R0, R1, c[0x0][0x20], R2"); `reuse` is the
+/// instruction's operand-reuse flags from its control word (Scheduling::reuse), printed as ".reuse".
+std::string disassemble(const Instruction& instruction, uint8_t reuse = 0);
+/// The modifier field that makes an instruction write the condition code, printed on its destination ("R2.CC").
+inline constexpr std::string_view kConditionCodeWrite = "CC";
 /// A special register's name by hardware number as nvdisasm spells it ("SR_TID.X"), "SR0x.." when unnamed.
 std::string special_register_name(unsigned index);
 

@@ -95,7 +95,7 @@ std::string listing(const Program& program) {
     }
     const Instruction& instruction = program.instructions[next];
     const Scheduling& scheduling = program.scheduling[next++];
-    std::string line = fmt::format("        /*{:04x}*/                   {} ;", instruction.address, disassemble(instruction));
+    std::string line = fmt::format("        /*{:04x}*/                   {} ;", instruction.address, disassemble(instruction, scheduling.reuse));
     if (line.size() < 72) line.resize(72, ' ');
     text += fmt::format("{} /* {:#018x} */  // stall {}{}", line, word, scheduling.stall, scheduling.yield ? " yield" : "");
     if (scheduling.write_barrier != 7) text += fmt::format(" wr SB{}", scheduling.write_barrier);

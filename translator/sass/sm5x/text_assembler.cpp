@@ -117,8 +117,14 @@ uint64_t assemble_sass(std::string_view line) {
   const std::string text = trim(line);
   const size_t space = text.find(' ');
   const std::string mnemonic = text.substr(0, space);
-  const std::vector<std::string> operand_text = space == std::string::npos ? std::vector<std::string>{} : split_operands(text.substr(space + 1));
+  std::vector<std::string> operand_text = space == std::string::npos ? std::vector<std::string>{} : split_operands(text.substr(space + 1));
   std::vector<std::string> suffixes;
+  // A condition-code write is written on the destination ("IADD R2.CC, R2, R3"): it is the CC modifier.
+  const std::string condition_code_suffix = "." + std::string(kConditionCodeWrite);
+  if (!operand_text.empty() && operand_text[0].ends_with(condition_code_suffix)) {
+    operand_text[0].resize(operand_text[0].size() - condition_code_suffix.size());
+    suffixes.emplace_back(kConditionCodeWrite);
+  }
   size_t dot = mnemonic.find('.');
   const std::string name = mnemonic.substr(0, dot);
   while (dot != std::string::npos) {

@@ -244,10 +244,18 @@ Cubin parse_cubin(std::span<const uint8_t> bytes, const std::string& file) {
   Cubin cubin;
   cubin.file = file;
   const uint32_t flags = reader.peek_at<uint32_t>(0x30);
-  cubin.sm_version = extract_bits(flags, 8, 8);
-  if (cubin.sm_version == 75) cubin.architecture = Architecture::sm75;
-  else if (cubin.sm_version >= 80 && cubin.sm_version < 90) cubin.architecture = Architecture::sm86;
-  else reader.fail_at(0x30, fmt::format("cubin for sm_{} (flags 0x{:x}): kiln decodes sm_75 and sm_8x", cubin.sm_version, flags));
+  // Two ELF ABIs: CUDA 12 and later write OS ABI 0x41 version 8 with the SM number in flag bits 8-15; earlier
+  // toolkits write OS ABI 0x33 version 7 with it in bits 0-7 (and the virtual architecture in bits 16-23).
+  const uint8_t os_abi = bytes[7], abi_version = bytes[8];
+  if (os_abi == 0x41 && abi_version >= 8) cubin.sm_version = extract_bits(flags, 8, 8);
+  else if (os_abi == 0x33 && abi_version == 7) cubin.sm_version = extract_bits(flags, 0, 8);
+  else reader.fail_at(7, fmt::format("ELF OS ABI 0x{:02x} version {} is neither CUDA ABI (0x33 v7, 0x41 v8)", os_abi, abi_version));
+  const uint32_t sm = cubin.sm_version;
+  if (sm == 50 || sm == 52 || sm == 53 || (sm >= 60 && sm <= 62)) cubin.family = InstructionSet::maxwell;
+  else if (sm == 70 || sm == 72 || sm == 75) cubin.architecture = Architecture::sm75;
+  else if (sm == 80 || sm == 86 || sm == 87 || sm == 89 || sm == 90) cubin.architecture = Architecture::sm86;
+  else reader.fail_at(0x30, fmt::format("cubin for sm_{} (flags 0x{:x}): kiln decodes sm_50-62 and sm_70-90", sm, flags));
+  const uint32_t instruction_size = cubin.instruction_size();
 
   const uint64_t section_table = reader.peek_at<uint64_t>(0x28);
   const uint16_t entry_size = reader.peek_at<uint16_t>(0x3a);
@@ -315,8 +323,9 @@ Cubin parse_cubin(std::span<const uint8_t> bytes, const std::string& file) {
     if (!text.name.starts_with(text_prefix)) continue;
     Kernel kernel;
     kernel.name = text.name.substr(text_prefix.size());
-    if (text.size % 16 != 0) {
-      reader.fail_at(text.offset, fmt::format("kernel {}: code size {} is not a multiple of 16 bytes", kernel.name, text.size));
+    if (text.size % instruction_size != 0 || text.size == 0) {
+      reader.fail_at(text.offset, fmt::format("kernel {}: code size {} is not a positive multiple of {} bytes", kernel.name,
+                                              text.size, instruction_size));
     }
     const auto code = reader.span_at(text.offset, text.size);
     kernel.code.assign(code.begin(), code.end());
@@ -358,13 +367,14 @@ Cubin parse_cubin(std::span<const uint8_t> bytes, const std::string& file) {
       }
     }
     for (uint32_t exit : kernel.exit_offsets) {
-      if (exit % 16 != 0 || exit >= kernel.code.size()) {
+      if (exit % instruction_size != 0 || exit >= kernel.code.size()) {
         reader.fail_at(text.offset, fmt::format("kernel {}: EXIT offset 0x{:x} is not an instruction of its {}-byte code",
                                                 kernel.name, exit, kernel.code.size()));
       }
     }
     cubin.kernels.push_back(std::move(kernel));
   }
+  if (cubin.kernels.empty()) reader.fail_at(0, "no kernel: the cubin has no .text.<kernel> section, so no code to translate");
   return cubin;
 }
 

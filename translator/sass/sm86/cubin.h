@@ -46,7 +46,7 @@ struct InfoAttribute {
 
 struct Kernel {
   std::string name;                  ///< the symbol name (extern "C" names are unmangled)
-  std::vector<uint8_t> code;         ///< the .text.<name> bytes: 16-byte instructions
+  std::vector<uint8_t> code;         ///< the .text.<name> bytes: 16-byte instructions, or Maxwell's 8-byte words
   uint64_t code_file_offset = 0;     ///< where `code` starts in the file (for error messages)
   uint32_t register_count = 0;       ///< GPRs per thread (the .text section's sh_info bits 24-31)
   uint32_t shared_memory_size = 0;   ///< static shared memory bytes (.nv.shared.<name>)
@@ -64,10 +64,19 @@ struct Kernel {
   DecodeLocation location(const std::string& file) const { return {file, name, code_file_offset}; }
 };
 
+/// The two NVIDIA instruction encodings a cubin can hold.
+enum class InstructionSet : uint8_t {
+  maxwell,  ///< sm_50-62: 64-bit instructions, a scheduling control word before every three (translator/sass/sm5x)
+  volta,    ///< sm_70-90: 128-bit instructions with their control bits (this decoder)
+};
+
 struct Cubin {
   std::string file;                  ///< the name errors use
+  uint32_t sm_version = 0;           ///< from the ELF header: 50, 53, 75, 86, 90, ...
+  InstructionSet family = InstructionSet::volta;
+  /// The Volta-family encoding variant (sm_70-75 decode as sm75, sm_80-90 as sm86); unused for Maxwell cubins.
   Architecture architecture = Architecture::sm86;
-  uint32_t sm_version = 0;           ///< from the ELF flags: 75, 86, ...
+  uint32_t instruction_size() const { return family == InstructionSet::maxwell ? 8 : 16; }
   std::vector<Kernel> kernels;       ///< in section order
   /// The module's global memory (what a loader allocates once per module): .nv.global.init's bytes followed by
   /// .nv.global's zeroed bytes. Constant-bank relocations point into it.

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "translator/sass/nvdisasm_text.h"
 #include "translator/sass/sm86/encoding_table.h"
 #include "translator/sass/sm86/instruction.h"
 
@@ -15,23 +16,8 @@ std::string hex(int64_t value) {
   return value < 0 ? fmt::format("-0x{:x}", -static_cast<uint64_t>(value)) : fmt::format("0x{:x}", value);
 }
 
-// nvdisasm prints floats with up to 20 significant digits, trailing zeros dropped, and names the specials.
-std::string float_text(double value) {
-  if (std::isnan(value)) return std::signbit(value) ? "-QNAN" : "+QNAN";
-  if (std::isinf(value)) return value < 0 ? "-INF" : "+INF";
-  // Large magnitudes are written in scientific notation with 21 significant digits. nvdisasm's listings print
-  // 16777216 in full and 4294942720 (4.29494272000000000000e+09) this way; the cut lies between, kiln takes 2^31.
-  if (std::fabs(value) >= 2147483648.0) return fmt::format("{:.20e}", value);
-  std::string text = fmt::format("{:.20g}", value);
-  const size_t exponent = text.find('e');
-  std::string mantissa = text.substr(0, exponent);
-  const std::string tail = exponent == std::string::npos ? "" : text.substr(exponent);
-  if (mantissa.find('.') != std::string::npos) {
-    while (mantissa.back() == '0') mantissa.pop_back();
-    if (mantissa.back() == '.') mantissa.pop_back();
-  }
-  return mantissa + tail;
-}
+using kiln::sass::nvdisasm_float_text;
+constexpr auto float_text = [](double value) { return nvdisasm_float_text(value); };
 
 float half_to_float(uint16_t half) {
   const uint32_t sign = (half >> 15) & 1, exponent = (half >> 10) & 0x1f, mantissa = half & 0x3ff;

@@ -1,0 +1,110 @@
+// Every instruction word of the CUDA 11.8 corpus listings for sm_50-62 (tests/translator/fixtures/cuda11.8, made
+// by tests/translator/cuda/regenerate_cuda118.sh) decodes with kiln's SM5x decoder, prints exactly as NVIDIA's
+// nvdisasm printed it and assembles back to its word; the counts per architecture are printed.
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <cstring>
+#include <filesystem>
+#include <map>
+
+#include "runtime/base/error.h"
+#include "tests/translator/sm86/nvdisasm_listing.h"
+#include "translator/sass/sm5x/instruction.h"
+#include "translator/sass/sm86/cubin.h"
+
+namespace fs = std::filesystem;
+namespace sm5x = kiln::sass::sm5x;
+namespace sm86 = kiln::sass::sm86;
+
+namespace {
+
+struct Counts {
+  size_t total = 0, decoded = 0, agreeing = 0, round_trips = 0;
+  std::map<std::string, size_t> failures_by_opcode;
+  std::vector<std::string> examples;
+};
+
+void check(Counts& counts, const sm86::testing::ListedInstruction& listed, const std::string& file, uint8_t reuse) {
+  ++counts.total;
+  std::string ours;
+  try {
+    const sm5x::Instruction instruction = sm5x::decode(listed.word.low, listed.offset, file);
+    ++counts.decoded;
+    ours = sm5x::disassemble(instruction, reuse);
+    if (sm5x::assemble(instruction) == listed.word.low) ++counts.round_trips;
+  } catch (const kiln::Error& error) {
+    ours = std::string("error: ") + error.what();
+  }
+  if (ours == listed.text) {
+    ++counts.agreeing;
+    return;
+  }
+  const std::string text = listed.text.substr(listed.text.starts_with('@') ? listed.text.find(' ') + 1 : 0);
+  const std::string opcode = text.substr(0, text.find_first_of(" ."));
+  if (counts.failures_by_opcode[opcode]++ < 2) {
+    counts.examples.push_back(fmt::format("{}:{:04x} 0x{:016x}\n    nvdisasm: {}\n    kiln:     {}", file, listed.offset,
+                                          listed.word.low, listed.text, ours));
+  }
+}
+
+std::string report(const Counts& counts) {
+  std::string text;
+  for (const auto& [opcode, count] : counts.failures_by_opcode) text += fmt::format("  {}: {}\n", opcode, count);
+  for (const auto& example : counts.examples) text += example + "\n";
+  return text;
+}
+
+/// Instructions per folder that printed exactly as nvdisasm 11.8 printed them when the test was last raised.
+const std::map<std::string, size_t> kAgreementFloor{
+    {"sm_50", 7508}, {"sm_52", 7508}, {"sm_53", 7565}, {"sm_60", 7677},
+    {"sm_61", 7654}, {"sm_62", 7653}, {"sm_53-G", 6855},
+};
+
+} // namespace
+
+TEST_CASE("sm5x decoder agrees with nvdisasm 11.8 on every word of the sm_50-62 corpus listings", "[sm5x][nvdisasm]") {
+  for (const char* folder : {"sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_53-G"}) {
+    Counts counts;
+    size_t kernels = 0;
+    const std::vector<fs::path> cubins = sm86::testing::cuda118_cubins(folder);
+    for (const auto& path : cubins) {
+      const std::string name = fmt::format("{}/{}", folder, path.filename().string());
+      INFO(name);
+      const sm86::Cubin cubin = sm86::load_cubin(path);
+      REQUIRE(cubin.family == sm86::InstructionSet::maxwell);
+      REQUIRE(fmt::format("sm_{}", cubin.sm_version) == std::string(folder).substr(0, 5));
+      const auto listing = sm86::testing::read_nvdisasm_listing(fs::path(path).replace_extension(".sass"),
+                                                                sm86::testing::ListingLayout::maxwell);
+      for (const auto& kernel : cubin.kernels) {
+        ++kernels;
+        size_t listed_in_kernel = 0;
+        for (const auto& listed : listing) {
+          if (listed.function != kernel.name) continue;
+          ++listed_in_kernel;
+          // The listing and the cubin hold the same word at the same offset (never a control word's slot).
+          REQUIRE(listed.offset % 32 != 0);
+          REQUIRE(listed.offset + 8 <= kernel.code.size());
+          uint64_t word = 0;
+          std::memcpy(&word, kernel.code.data() + listed.offset, 8);
+          REQUIRE(word == listed.word.low);
+          uint64_t control = 0;
+          std::memcpy(&control, kernel.code.data() + (listed.offset & ~uint64_t{31}), 8);
+          const uint8_t reuse = sm5x::decode_control_word(control).at((listed.offset % 32) / 8 - 1).reuse;
+          check(counts, listed, name, reuse);
+        }
+        CHECK(listed_in_kernel * 32 == kernel.code.size() * 3);
+      }
+    }
+    WARN(fmt::format("{}: {} cubins, {} kernels, {} instructions, {} decoded, {} print as nvdisasm does, {} round-trip",
+                     folder, cubins.size(), kernels, counts.total, counts.decoded, counts.agreeing, counts.round_trips));
+    INFO(report(counts));
+    CHECK(kernels >= 50);
+    CHECK(counts.round_trips == counts.decoded);
+    // Not yet every word: the remaining forms (RED/ATOM/ATOMS, DEPBAR's scoreboard sets, VMNMX, B2R, CSETP, SULD/SUST,
+    // TEXS/TLDS spellings, relocated MOV32I...) are listed by the report above. Each architecture must keep at
+    // least the agreement measured when this test was written; raise the figures as forms are added.
+    CHECK(counts.agreeing >= kAgreementFloor.at(folder));
+    CHECK(counts.agreeing * 100 >= counts.total * 90);  // -G code has more of the missing forms
+  }
+}

@@ -1,6 +1,7 @@
 /* kiln's PS1 sample: prints through the BIOS, projects a triangle with the GTE, and draws a few frames with the
    GPU through DMA (an ordering table cleared by OTC, sent as a linked list), plus a texture upload through GP0.
-   tests/psx derives the expected output and pixels by hand from what this file asks for. */
+   It plays a tone on SPU voice 0 (sound RAM written by DMA4) and moves a square with the pad on port 1, read
+   through SIO0. tests/psx derives the expected output, pixels and sound by hand from what this file asks for. */
 #include <stdint.h>
 
 typedef volatile uint32_t reg32;
@@ -14,6 +15,14 @@ typedef volatile uint32_t reg32;
 #define GP0 IO(0x810)
 #define GP1 IO(0x814)
 #define GPUSTAT IO(0x814)
+#define JOY_DATA (*(volatile uint8_t*)0x1F801040u)
+#define JOY_STAT (*(volatile uint16_t*)0x1F801044u)
+#define JOY_MODE (*(volatile uint16_t*)0x1F801048u)
+#define JOY_CTRL (*(volatile uint16_t*)0x1F80104Au)
+#define JOY_BAUD (*(volatile uint16_t*)0x1F80104Eu)
+#define SPU(offset) (*(volatile uint16_t*)(0x1F801C00u + (offset)))
+#define SPU_VOICE(v, offset) SPU(0x10 * (v) + (offset))
+#define SPUCNT SPU(0x1AA)
 
 int bios_strlen(const char*);
 void* bios_memset(void*, int, unsigned);
@@ -55,6 +64,77 @@ static void wait_vblank(void) {
 /* Run by the BIOS at each VBLANK (an event with mode 1000h); reached only through its address. */
 static volatile int vblank_callbacks;
 static void on_vblank(void) { vblank_callbacks = vblank_callbacks + 1; }
+
+/* The tone: one period of a coarse sine in 14 nibbles, twice per 28-sample block; block A (shift 2, filter 0)
+   has the loop-start flag, block B the loop-end and repeat flags, so the voice plays A B A B ... */
+static const uint8_t sine14[14] = {0, 3, 5, 7, 7, 5, 3, 0, 0xD, 0xB, 9, 9, 0xB, 0xD};
+static uint32_t tone_blocks[8];
+
+static void make_tone_blocks(void) {
+  uint8_t* b = (uint8_t*)tone_blocks;
+  for (int blk = 0; blk < 2; ++blk) {
+    uint8_t* block = b + 16 * blk;
+    block[0] = 0x02;
+    block[1] = blk == 0 ? 0x04 : 0x03;
+    for (int i = 0; i < 28; i += 2) block[2 + i / 2] = (uint8_t)(sine14[i % 14] | sine14[(i + 1) % 14] << 4);
+  }
+}
+
+/* Sound RAM at 1000h by DMA4 (psx-spx "SPU RAM DMA-Write"), then voice 0: pitch 800h (22050 Hz: a 1575 Hz
+   tone), attack linear shift 8, decay shift 6 to sustain level 10, sustain steady, release exponential shift 6. */
+static void start_tone(void) {
+  make_tone_blocks();
+  SPUCNT = 0xC000; /* on, unmuted, transfers stopped */
+  SPU(0x1AC) = 0x0004;
+  SPU(0x1A6) = 0x1000 / 8;
+  SPUCNT = 0xC020; /* DMA write */
+  DMA_MADR(4) = (uint32_t)tone_blocks;
+  DMA_BCR(4) = (1u << 16) | 8; /* one block of 8 words */
+  DMA_CHCR(4) = 0x01000201;
+  while (DMA_CHCR(4) & 0x01000000) {
+  }
+  SPUCNT = 0xC000;
+  SPU(0x180) = 0x3FFF; /* main volume */
+  SPU(0x182) = 0x3FFF;
+  SPU_VOICE(0, 0x0) = 0x3FFF;
+  SPU_VOICE(0, 0x2) = 0x3FFF;
+  SPU_VOICE(0, 0x4) = 0x0800;
+  SPU_VOICE(0, 0x6) = 0x1000 / 8;
+  SPU_VOICE(0, 0x8) = (8 << 10) | (6 << 4) | 10;
+  SPU_VOICE(0, 0xA) = (0x1F << 8) | (3 << 6) | 0x20 | 6;
+  SPU(0x188) = 1; /* key on */
+}
+
+/* One byte to the pad and its reply; *acked says whether the pad pulled /ACK (it wants another byte). The waits
+   are bounded, as a driver's must be: with no pad there is no /ACK at all. */
+static uint8_t pad_byte(uint8_t out, int* acked) {
+  JOY_DATA = out;
+  for (int i = 0; i < 2000 && !(JOY_STAT & 0x2); ++i) {
+  }
+  const uint8_t in = JOY_DATA;
+  *acked = 0;
+  for (int i = 0; i < 100 && !*acked; ++i) *acked = (JOY_STAT & 0x200) != 0;
+  if (*acked) {
+    JOY_CTRL = 0x1013; /* acknowledge the /ACK interrupt */
+    I_STAT = ~0x80u;
+  }
+  return in;
+}
+
+/* The buttons of the pad on port 1 (psx-spx "Communication Sequence": 01h 42h 00h 00h 00h), active low;
+   FFFFh when nothing answers. */
+static uint16_t read_pad(void) {
+  static const uint8_t command[5] = {0x01, 0x42, 0x00, 0x00, 0x00};
+  uint8_t reply[5] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+  JOY_CTRL = 0x1003; /* TX enable, /CS low on port 1, /ACK interrupt enable */
+  for (int i = 0; i < 5; ++i) {
+    int acked;
+    reply[i] = pad_byte(command[i], &acked);
+    if (!acked) break;
+  }
+  JOY_CTRL = 0;
+  return reply[1] == 0x41 && reply[2] == 0x5A ? (uint16_t)(reply[3] | reply[4] << 8) : 0xFFFF;
+}
 
 static uint32_t xy(int x, int y) { return ((uint32_t)(y & 0xFFFF) << 16) | (uint32_t)(x & 0xFFFF); }
 
@@ -128,9 +208,19 @@ int main(void) {
     }
 
   bios_enable_event(bios_open_event(0xF2000003u, 2, 0x1000, on_vblank)); /* root counter 3 = VBLANK */
-  DPCR |= (8u << 8) | (8u << 24); /* enable channels 2 (GPU) and 6 (OTC) */
+  DPCR |= (8u << 8) | (8u << 16) | (8u << 24); /* enable channels 2 (GPU), 4 (SPU) and 6 (OTC) */
   I_MASK = 1;
+  start_tone();
+  JOY_MODE = 0x000D; /* 8 bits, baud factor 1 */
+  JOY_BAUD = 0x0088; /* the kernel's ~250 kHz */
+  int square_x = 280, square_y = 200;
   for (int frame = 0; frame < 3; ++frame) {
+    if (frame == 2) SPU(0x18C) = 1; /* key off: the tone fades out during the last frame */
+    const uint16_t buttons = read_pad();
+    if (!(buttons & 0x0020)) square_x += 4; /* right */
+    if (!(buttons & 0x0080)) square_x -= 4; /* left */
+    if (!(buttons & 0x0040)) square_y += 4; /* down */
+    if (!(buttons & 0x0010)) square_y -= 4; /* up */
     DMA_MADR(6) = (uint32_t)&ordering_table[OT_LENGTH - 1];
     DMA_BCR(6) = OT_LENGTH;
     DMA_CHCR(6) = 0x11000002;
@@ -180,6 +270,11 @@ int main(void) {
     p[3] = xy(16 + 8 * frame, 16);
     p[4] = xy(16, 32);
     add_primitive(p, 4, 2);
+    p += 5;
+    /* Depth 1: the pad's square, 8x8 yellow, where the d-pad moved it. */
+    p[1] = 0x7000F8F8;                 /* 8x8 flat rectangle (70h), yellow (248,248,0) */
+    p[2] = xy(square_x, square_y);
+    add_primitive(p, 2, 1);
 
     wait_gpu_ready();
     DMA_MADR(2) = (uint32_t)&ordering_table[OT_LENGTH - 1];
@@ -188,7 +283,7 @@ int main(void) {
     while (DMA_CHCR(2) & 0x01000000) {
     }
     wait_vblank();
-    bios_printf("frame %d drawn\n", frame);
+    bios_printf("frame %d drawn, pad %04x\n", frame, buttons);
   }
   bios_printf("vblank callbacks: %d\n", vblank_callbacks);
   bios_free(packets);

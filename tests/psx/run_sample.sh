@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The PS1 sample end to end: build games/sample-psx into a PS-X EXE, recompile it (`kiln recompile --platform
 # psx` + `kiln build`), run the recompiled program and kiln's interpreter with the same options, and keep their
-# printed output, BIOS-call traces, final states, frames and VRAM in OUTDIR for test_sample.cpp to check.
+# printed output, BIOS-call traces, final states, frames, VRAM and sound in OUTDIR for test_sample.cpp to check;
+# both runs get the same scripted pad (sample.pad).
 # Usage: run_sample.sh KILN OUTDIR [FRAMES]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -20,7 +21,8 @@ program="$out/recompiled/build/program"
 for mode in recompiled interpreted; do
   mkdir -p "$out/$mode-run"
   options=(--frames "$frames" --frame-prefix "$out/$mode-run/frame" --vram "$out/$mode-run/vram.bin"
-           --trace "$out/$mode-run/trace.txt" --state "$out/$mode-run/state.txt")
+           --trace "$out/$mode-run/trace.txt" --state "$out/$mode-run/state.txt"
+           --audio "$out/$mode-run/audio.wav" --pad-script "$root/tests/psx/sample.pad")
   status=0
   if [ "$mode" = recompiled ]; then
     "$program" "${options[@]}" > "$out/$mode-run/stdout.txt" 2> "$out/$mode-run/stderr.txt" || status=$?

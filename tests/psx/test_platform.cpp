@@ -5,6 +5,7 @@
 #include <string>
 
 #include "runtime/platform/psx/machine.h"
+#include "runtime/platform/psx/run.h"
 
 using kiln::psx::Machine;
 
@@ -109,12 +110,13 @@ TEST_CASE("psx joypad port answers no controller and no memory card", "[psx]") {
   CHECK(f.m.read8(io(0x040)) == 0xFF);
 }
 
-TEST_CASE("psx SPU registers are accepted and SPUSTAT follows SPUCNT", "[psx]") {
+TEST_CASE("psx SPU registers read back and SPUSTAT follows SPUCNT", "[psx]") {
   Fixture f;
   f.m.write16(0x1F801C00u, 0x3FFF); // voice 0 volume left
   CHECK(f.m.read16(0x1F801C00u) == 0x3FFF);
-  f.m.write16(io(0xDAA), 0xC03F); // SPUCNT
-  CHECK(f.m.read16(io(0xDAE)) == 0x003F); // SPUSTAT bits 0-5 = SPUCNT bits 0-5
+  f.m.write16(io(0xDAA), 0xC03F); // SPUCNT: transfer mode 3 (DMA read), CD/external audio bits
+  // SPUSTAT: bits 0-5 = SPUCNT bits 0-5, bit 7 = SPUCNT bit 5, bit 9 = DMA read request.
+  CHECK(f.m.read16(io(0xDAE)) == (0x003F | 0x0080 | 0x0200));
 }
 
 TEST_CASE("psx GPU ports: GP0 draws, GP1 controls, GPUSTAT reads", "[psx]") {
@@ -125,4 +127,48 @@ TEST_CASE("psx GPU ports: GP0 draws, GP1 controls, GPUSTAT reads", "[psx]") {
   f.m.write32(io(0x810), 0x00000000u);
   f.m.write32(io(0x810), 0x00010010u);
   CHECK(f.m.gpu.vram().at(3, 0) == (3u << 5));
+}
+
+namespace {
+
+struct CountingSink final : kiln::psx::AudioSink {
+  size_t frames = 0;
+  void push(std::span<const kiln::psx::StereoFrame> f) override { frames += f.size(); }
+};
+struct HeldCross final : kiln::psx::PadSource {
+  kiln::psx::PadInput poll(unsigned) override { return {kiln::psx::pad_button::cross}; }
+};
+
+} // namespace
+
+TEST_CASE("psx run hands the SPU's frames and port 1 to a host's sink and pad", "[psx]") {
+  CountingSink sink;
+  HeldCross source;
+  kiln::psx::RunOptions options;
+  options.frames = 2;
+  options.tty = [](std::string_view) {};
+  options.audio_sink = &sink;
+  options.pad_source = &source;
+  options.pad_kind = kiln::psx::PadKind::digital;
+  const uint8_t text[4] = {};
+  uint8_t reply[5] = {};
+  kiln::psx::run(kiln::psx::ProgramImage{0x80010000u, 0, 0x80010000u, 0, 0, 0, text}, options, [&](Machine& m) {
+    m.write16(io(0x04A), 0x0003); // TX enable, /CS on port 1 (no /ACK interrupt: bytes are read as they come)
+    int i = 0;
+    for (uint8_t b : {0x01, 0x42, 0x00, 0x00, 0x00}) {
+      m.write8(io(0x040), b);
+      while (!(m.read16(io(0x044)) & 2)) {
+      }
+      reply[i++] = m.read8(io(0x040));
+    }
+    m.vblank();
+    m.vblank(); // the frame limit stops the program here
+  });
+  // Two NTSC frames: floor(2 * 566203.775 / 768) = 1474 samples.
+  CHECK(sink.frames == 1474);
+  // A digital pad with Cross (bit 14) held: FFh 41h 5Ah, then ~4000h = BFFFh low byte first.
+  CHECK(reply[1] == 0x41);
+  CHECK(reply[2] == 0x5A);
+  CHECK(reply[3] == 0xFF);
+  CHECK(reply[4] == 0xBF);
 }

@@ -97,6 +97,8 @@ void setup_psx_commands(CLI::App& root) {
   run->add_option("--vram", run_options.vram_out, "VRAM dump at the end (1 MiB)");
   run->add_option("--trace", run_options.trace_out, "one line per BIOS call and per frame");
   run->add_option("--state", run_options.state_out, "registers and RAM/VRAM hashes at the end");
+  run->add_option("--audio", run_options.audio_out, "the SPU's output as a 44.1 kHz stereo WAV file");
+  run->add_option("--pad-script", run_options.pad_script, "a controller on port 1 playing this script (docs/psx.md)");
   run->callback([] {
     const kiln::psx::PsxExe exe = kiln::psx::load_psx_exe(run_exe);
     const int code = kiln::psx::run(image_of(exe), run_options, interpret);

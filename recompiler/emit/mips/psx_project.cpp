@@ -28,7 +28,10 @@ add_library(kiln_psx_runtime STATIC
   ${{runtime}}/gpu/psx/display.cpp ${{runtime}}/gpu/psx/gpu.cpp ${{runtime}}/gpu/psx/replay.cpp
   ${{runtime}}/platform/psx/machine.cpp ${{runtime}}/platform/psx/io.cpp ${{runtime}}/platform/psx/dma.cpp
   ${{runtime}}/platform/psx/bios_hle.cpp ${{runtime}}/platform/psx/bios_printf.cpp ${{runtime}}/platform/psx/run.cpp
-  ${{runtime}}/platform/psx/recompiled.cpp)
+  ${{runtime}}/platform/psx/recompiled.cpp
+  ${{runtime}}/platform/psx/spu/adpcm.cpp ${{runtime}}/platform/psx/spu/envelope.cpp ${{runtime}}/platform/psx/spu/gaussian.cpp
+  ${{runtime}}/platform/psx/spu/voice.cpp ${{runtime}}/platform/psx/spu/spu.cpp ${{runtime}}/platform/psx/spu/wav_writer.cpp
+  ${{runtime}}/platform/psx/pad/controller.cpp ${{runtime}}/platform/psx/pad/sio0.cpp ${{runtime}}/platform/psx/pad/scripted_pad.cpp)
 target_include_directories(kiln_psx_runtime PUBLIC ${{KILN_SOURCE_DIR}})
 target_compile_options(kiln_psx_runtime PRIVATE -O2)
 target_link_libraries(kiln_psx_runtime PUBLIC fmt::fmt PNG::PNG PkgConfig::xxhash)

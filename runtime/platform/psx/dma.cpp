@@ -1,6 +1,7 @@
 // DMA (psx-spx "DMA Channels"): a transfer runs to completion as soon as it is started (the CPU is infinitely
 // fast and so is the bus). GPU (channel 2): block and linked-list modes to GP0, block mode from GPUREAD;
-// OTC (channel 6): the reverse-linked empty ordering table. Other channels complete without moving data.
+// SPU (channel 4): words to and from sound RAM at the SPU's transfer address; OTC (channel 6): the
+// reverse-linked empty ordering table. Other channels complete without moving data.
 #include "runtime/base/log.h"
 #include "runtime/platform/psx/io.h"
 #include "runtime/platform/psx/machine.h"
@@ -8,7 +9,7 @@
 namespace kiln::psx {
 namespace {
 
-constexpr unsigned gpu_channel = 2, otc_channel = 6;
+constexpr unsigned gpu_channel = 2, spu_channel = 4, otc_channel = 6;
 constexpr uint32_t chcr_from_ram = 1u << 0, chcr_step_back = 1u << 1, chcr_start = 1u << 24, chcr_trigger = 1u << 28;
 constexpr uint32_t list_end = 0x800000u;
 /// A linked list longer than this is taken to loop forever (the hardware would hang too).
@@ -62,6 +63,12 @@ void IoRegisters::start_dma(Machine& m, unsigned channel) {
     for (uint32_t i = 0; i < words; ++i, address = (address + step) & 0x1FFFFC) {
       if (ch.chcr & chcr_from_ram) m.gpu.write_gp0(m.read32(address));
       else m.write32(address, m.gpu.read_gpuread());
+    }
+    ch.madr = address;
+  } else if (channel == spu_channel && sync != 2) {
+    for (uint32_t i = 0; i < words; ++i, address = (address + step) & 0x1FFFFC) {
+      if (ch.chcr & chcr_from_ram) m.spu.dma_write(m.read32(address));
+      else m.write32(address, m.spu.dma_read());
     }
     ch.madr = address;
   } else if (channel == otc_channel) {

@@ -6,13 +6,12 @@
 namespace kiln::psx {
 namespace {
 
-constexpr uint32_t joy_data = 0x040, joy_stat = 0x044, joy_mode = 0x048, joy_ctrl = 0x04A, joy_baud = 0x04E;
+constexpr uint32_t joy_first = 0x040, joy_last = 0x04F;
 constexpr uint32_t reg_i_stat = 0x070, reg_i_mask = 0x074;
 constexpr uint32_t dma_first = 0x080, dma_dpcr = 0x0F0, dma_dicr = 0x0F4;
 constexpr uint32_t timer_first = 0x100, timer_last = 0x12F;
 constexpr uint32_t gpu_gp0 = 0x810, gpu_gp1 = 0x814;
 constexpr uint32_t spu_first = 0xC00, spu_last = 0xFFF;
-constexpr uint32_t spu_control = 0xDAA, spu_status = 0xDAE;
 
 /// Each read of a root counter advances it by this much: no cycle timing, but a program that waits for a
 /// counter to move sees it move, the same way in every run.
@@ -30,14 +29,12 @@ uint32_t IoRegisters::read(Machine& m, uint32_t address, unsigned size) {
   if (physical >= io_base && physical < io_base + io_size) {
     const uint32_t offset = physical - io_base;
     if (offset >= spu_first && offset <= spu_last) {
-      const unsigned index = (offset - spu_first) >> 1;
-      if (offset == spu_status || offset == spu_status + 1) return spu_[(spu_control - spu_first) >> 1] & 0x3F;
-      const uint32_t low = spu_[index];
-      return size == 4 ? low | uint32_t{spu_[(index + 1) & 0x1FF]} << 16 : (offset & 1) ? low >> 8 : low;
+      // A 16-bit bus (psx-spx "SPU Bus-Width"): bytes come from their halfword, words are two halfwords.
+      const uint32_t spu_offset = (offset - spu_first) & ~1u;
+      const uint32_t low = m.spu.read16(spu_offset);
+      return size == 4 ? low | uint32_t{m.spu.read16(spu_offset + 2)} << 16 : (offset & 1) ? low >> 8 : low;
     }
-    if (offset == joy_ctrl) return joy_ctrl_;
-    if (offset == joy_mode) return joy_mode_;
-    if (offset == joy_baud) return joy_baud_;
+    if (offset >= joy_first && offset <= joy_last) return m.sio0.read(offset & ~1u, size);
     const uint32_t word = read_register(m, offset & ~3u);
     return word >> ((offset & 3) * 8);
   }
@@ -52,15 +49,18 @@ void IoRegisters::write(Machine& m, uint32_t address, uint32_t value, unsigned s
   const uint32_t physical = physical_address(address);
   if (physical >= io_base && physical < io_base + io_size) {
     const uint32_t offset = physical - io_base;
-    if (offset >= spu_first && offset <= spu_last) { // SPU: accepted, kept for reads; no sound is produced
-      const unsigned index = (offset - spu_first) >> 1;
-      spu_[index] = static_cast<uint16_t>(value);
-      if (size == 4) spu_[(index + 1) & 0x1FF] = static_cast<uint16_t>(value >> 16);
+    if (offset >= spu_first && offset <= spu_last) {
+      // 8-bit writes to odd addresses are ignored, to even ones they are 16-bit; words are two halfwords.
+      if (size == 1 && (offset & 1)) return;
+      const uint32_t spu_offset = offset - spu_first;
+      m.spu.write16(spu_offset, static_cast<uint16_t>(value));
+      if (size == 4) m.spu.write16(spu_offset + 2, static_cast<uint16_t>(value >> 16));
       return;
     }
-    if (offset == joy_ctrl) { joy_ctrl_ = static_cast<uint16_t>(value); if (value & 0x10) joy_rx_pending_ = false; return; }
-    if (offset == joy_mode) { joy_mode_ = static_cast<uint16_t>(value); return; }
-    if (offset == joy_baud) { joy_baud_ = static_cast<uint16_t>(value); return; }
+    if (offset >= joy_first && offset <= joy_last) {
+      m.sio0.write(offset & ~1u, value);
+      return;
+    }
     write_register(m, offset & ~3u, value << ((offset & 3) * 8), size);
     return;
   }
@@ -71,16 +71,16 @@ void IoRegisters::write(Machine& m, uint32_t address, uint32_t value, unsigned s
 
 uint32_t IoRegisters::read_register(Machine& m, uint32_t offset) {
   switch (offset) {
-    case reg_i_stat:
-      // The program looks for an interrupt: the infinitely fast CPU has reached the next VBLANK.
-      if (!(i_stat & irq::vblank) && !m.in_callback()) m.vblank();
+    case reg_i_stat: {
+      // The program looks for an interrupt: unless a line was raised since it last looked, or the controller
+      // port is about to raise one, the infinitely fast CPU has reached the next VBLANK.
+      m.sio0.access();
+      const bool news = (fresh_lines_ & ~irq::vblank) != 0;
+      fresh_lines_ = 0;
+      if (!(i_stat & irq::vblank) && !news && !m.sio0.busy() && !m.in_callback()) m.vblank();
       return i_stat;
-    case reg_i_mask: return i_mask;
-    case joy_data: {
-      joy_rx_pending_ = false;
-      return 0xFFFFFFFFu; // no controller, no memory card: the line stays high
     }
-    case joy_stat: return 0x5u | (joy_rx_pending_ ? 0x2u : 0u); // TX ready 1 and 2; no /ACK (bit 7) ever
+    case reg_i_mask: return i_mask;
     case dma_dpcr: return dpcr;
     case dma_dicr: return dicr;
     case gpu_gp0: return m.gpu.read_gpuread();
@@ -122,7 +122,6 @@ void IoRegisters::write_register(Machine& m, uint32_t offset, uint32_t value, un
   switch (offset) {
     case reg_i_stat: i_stat &= value; return; // acknowledge: written 0 bits clear
     case reg_i_mask: i_mask = value & 0x7FF; return;
-    case joy_data: joy_rx_pending_ = true; return;
     case dma_dpcr: dpcr = value; return;
     case dma_dicr: write_dicr(value); return;
     case gpu_gp0: m.gpu.write_gp0(value); return;

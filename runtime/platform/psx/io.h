@@ -1,7 +1,7 @@
 #pragma once
 // The PS1 hardware registers at 1F801000h..1F802FFFh (psx-spx "I/O Map") and the odd addresses around them
-// (expansion regions, cache control): interrupt controller, DMA (dma.cpp), root counters, the joypad/memory
-// card port, the GPU ports and the SPU. Registers kiln does not model are accepted (writes kept, reads return
+// (expansion regions, cache control): interrupt controller, DMA (dma.cpp), root counters, and the ports of the
+// controller port (pad/sio0.h), the GPU and the SPU (spu/spu.h). Registers kiln does not model are accepted (writes kept, reads return
 // what was written) and reported once each at verbose level.
 #include <array>
 #include <cstdint>
@@ -22,7 +22,10 @@ public:
 
   // Interrupt controller.
   uint32_t i_stat = 0, i_mask = 0;
-  void raise(uint32_t lines) { i_stat |= lines; }
+  void raise(uint32_t lines) {
+    i_stat |= lines;
+    fresh_lines_ |= lines;
+  }
 
   // DMA (dma.cpp).
   struct DmaChannel {
@@ -41,11 +44,7 @@ private:
   void finish_dma(unsigned channel);
   void report_unmodelled(uint32_t address, bool write);
 
-  // Joypad / memory card port: nothing is connected, every byte sent reads back FFh without /ACK.
-  bool joy_rx_pending_ = false;
-  uint16_t joy_mode_ = 0, joy_ctrl_ = 0, joy_baud_ = 0;
-
-  std::array<uint16_t, 0x200> spu_{}; ///< 1F801C00h..1F801FFFh as halfwords
+  uint32_t fresh_lines_ = 0; ///< lines raised since the program last read I_STAT
   std::array<uint32_t, 0x800> other_{}; ///< accepted registers of the 8 KiB I/O page, by word
   uint32_t cache_control_ = 0;
   std::set<uint32_t> reported_;

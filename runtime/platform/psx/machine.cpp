@@ -28,7 +28,10 @@ const char* exception_name(uint32_t code) {
 
 } // namespace
 
-Machine::Machine(Options options) : options_(std::move(options)) {}
+Machine::Machine(Options options) : options_(std::move(options)) {
+  spu.on_interrupt = [this] { io.raise(irq::spu); };
+  sio0.on_interrupt = [this] { io.raise(irq::controller); };
+}
 
 void Machine::load(const ProgramImage& image) {
   for (size_t i = 0; i < image.text.size(); ++i) write8(image.text_address + static_cast<uint32_t>(i), image.text[i]);
@@ -100,8 +103,12 @@ uint32_t Machine::call_callback(uint32_t address, uint32_t argument) {
 }
 
 void Machine::vblank() {
+  frame_time_remainder_ += video_clocks_per_frame * cpu_clock_hz;
+  spu.advance(frame_time_remainder_ / video_clock_hz);
+  frame_time_remainder_ %= video_clock_hz;
   io.raise(irq::vblank);
   ++frames_;
+  sio0.frame = frames_;
   const uint32_t status = cpu.cop0[r3000::cop0::status];
   if ((status & status_iec) && (status & status_im2) && (io.i_stat & io.i_mask)) bios.run_interrupt_chains(*this);
   bios.deliver_vblank(*this);

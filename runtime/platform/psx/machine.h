@@ -6,6 +6,7 @@
 // Time is not modelled by cycles: the CPU is infinitely fast, and a frame ends (VBLANK) when the program waits
 // for one: it reads I_STAT while VBLANK is not pending, or waits/tests a VBLANK event through the BIOS. Both
 // the recompiled program and the interpreter see the same memory accesses, so both see the same frames.
+// Each frame is one NTSC frame of machine time for the SPU (about 737 samples at 44.1 kHz).
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -21,6 +22,8 @@
 #include "runtime/platform/psx/gte/gte.h"
 #include "runtime/platform/psx/io.h"
 #include "runtime/platform/psx/memory_map.h"
+#include "runtime/platform/psx/pad/sio0.h"
+#include "runtime/platform/psx/spu/spu.h"
 
 namespace kiln::psx {
 
@@ -45,6 +48,10 @@ constexpr uint32_t callback_return_address = 0xBFC0FF10u;
 /// The default stack the BIOS gives an EXE that names none (psx-spx: 801FFF00h).
 constexpr uint32_t default_stack = 0x801FFF00u;
 
+/// NTSC timing (psx-spx "GPU Timings"): 263 lines of 3413 video clocks per frame at 53.693175 MHz, and the
+/// 33.8688 MHz CPU clock (768 cycles per 44.1 kHz sample): 59.826 frames per second.
+constexpr uint64_t cpu_clock_hz = 33868800, video_clock_hz = 53693175, video_clocks_per_frame = 263 * 3413;
+
 /// Interrupt controller lines (I_STAT/I_MASK bits).
 namespace irq {
 constexpr uint32_t vblank = 1u << 0, gpu = 1u << 1, cdrom = 1u << 2, dma = 1u << 3, timer0 = 1u << 4, timer1 = 1u << 5,
@@ -66,6 +73,8 @@ public:
   Gte gte;
   Gpu gpu;
   IoRegisters io;
+  Spu spu;
+  Sio0 sio0;
   Bios bios;
 
   /// Copies the text into RAM, clears the BSS, sets PC, $gp, $sp/$fp and $ra = exit_address.
@@ -125,7 +134,7 @@ public:
   bool in_callback() const { return callback_depth_ > 0; }
 
   // ---- time ----
-  /// A frame ends: VBLANK is raised; if the CPU takes the interrupt (Status IEc and IM2, and I_STAT & I_MASK) the
+  /// A frame ends: its machine time passes (the SPU produces its samples), VBLANK is raised; if the CPU takes the interrupt (Status IEc and IM2, and I_STAT & I_MASK) the
   /// SysEnqIntRP chains run; VBLANK events are delivered (handlers run), the frame is reported, and the frame
   /// limit may stop the program.
   void vblank();
@@ -140,6 +149,7 @@ private:
   std::array<uint8_t, ram_size>& ram_ = *ram_storage_;
   std::array<uint8_t, scratchpad_size> scratchpad_{};
   unsigned frames_ = 0;
+  uint64_t frame_time_remainder_ = 0; ///< fractions of a CPU cycle, in 1/video_clock_hz units
   unsigned callback_depth_ = 0;
 };
 

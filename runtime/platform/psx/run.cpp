@@ -11,11 +11,23 @@
 #include "runtime/base/png_image.h"
 #include "runtime/gpu/psx/display.h"
 #include "runtime/gpu/psx/replay.h"
+#include "runtime/platform/psx/pad/scripted_pad.h"
+#include "runtime/platform/psx/spu/wav_writer.h"
 
 namespace kiln::psx {
 namespace {
 
 uint64_t ram_hash(Machine& m) { return hash64(m.ram()); }
+
+/// The SPU's frames to the WAV file and to a host's sink alike.
+struct BothSinks final : AudioSink {
+  AudioSink* first = nullptr;
+  AudioSink* second = nullptr;
+  void push(std::span<const StereoFrame> frames) override {
+    if (first) first->push(frames);
+    if (second) second->push(frames);
+  }
+};
 uint64_t vram_hash(Machine& m) {
   const auto& pixels = m.gpu.vram().pixels;
   return hash64(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(pixels.data()), pixels.size() * 2));
@@ -41,7 +53,10 @@ RunOptions parse_run_options(const std::vector<std::string>& arguments) {
     else if (a == "--vram") options.vram_out = value();
     else if (a == "--trace") options.trace_out = value();
     else if (a == "--state") options.state_out = value();
-    else throw Error(fmt::format("unknown option '{}' (known: --frames N, --frame-prefix P, --vram FILE, --trace FILE, --state FILE)", a));
+    else if (a == "--audio") options.audio_out = value();
+    else if (a == "--pad-script") options.pad_script = value();
+    else throw Error(fmt::format("unknown option '{}' (known: --frames N, --frame-prefix P, --vram FILE, --trace FILE, --state FILE, "
+                                 "--audio FILE, --pad-script FILE)", a));
   }
   return options;
 }
@@ -50,7 +65,7 @@ std::string describe_state(Machine& m) {
   std::string s;
   for (unsigned r = 0; r < 32; ++r) s += fmt::format("r{}={:08x}{}", r, m.cpu.gpr[r], r % 8 == 7 ? "\n" : " ");
   s += fmt::format("hi={:08x} lo={:08x} pc={:08x} sr={:08x}\n", m.cpu.hi, m.cpu.lo, m.cpu.pc, m.cpu.cop0[r3000::cop0::status]);
-  s += fmt::format("frames={} ram={:016x} vram={:016x}\n", m.frames(), ram_hash(m), vram_hash(m));
+  s += fmt::format("frames={} ram={:016x} vram={:016x} spu_ram={:016x}\n", m.frames(), ram_hash(m), vram_hash(m), hash64(m.spu.ram()));
   return s;
 }
 
@@ -71,6 +86,20 @@ int run(const ProgramImage& image, const RunOptions& options, const std::functio
   if (trace.is_open()) machine_options.on_trace = [&](std::string_view line) { trace << line << '\n'; };
   auto machine = std::make_unique<Machine>(std::move(machine_options));
   Machine& m = *machine;
+  WavFileSink audio;
+  BothSinks sinks;
+  sinks.first = options.audio_out.empty() ? nullptr : &audio;
+  sinks.second = options.audio_sink;
+  m.spu.set_sink(&sinks);
+  std::unique_ptr<ScriptedPad> pad_script;
+  std::unique_ptr<Controller> pad;
+  if (!options.pad_script.empty()) {
+    pad_script = std::make_unique<ScriptedPad>(ScriptedPad::from_file(options.pad_script));
+    pad = std::make_unique<Controller>(pad_script->kind(), *pad_script);
+  } else if (options.pad_source) {
+    pad = std::make_unique<Controller>(options.pad_kind, *options.pad_source);
+  }
+  if (pad) m.sio0.connect(0, pad.get());
   m.load(image);
   uint32_t exit_code = 0;
   try {
@@ -84,6 +113,7 @@ int run(const ProgramImage& image, const RunOptions& options, const std::functio
   }
   if (!options.vram_out.empty()) write_file_if_changed(options.vram_out, vram_to_bytes(m.gpu.vram()));
   if (!options.state_out.empty()) write_file_if_changed(options.state_out, describe_state(m));
+  if (!options.audio_out.empty()) audio.write(options.audio_out);
   return static_cast<int>(exit_code & 0xFF);
 }
 

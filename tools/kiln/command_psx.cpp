@@ -22,6 +22,8 @@
 #include "runtime/gpu/psx/gpu.h"
 #include "runtime/gpu/psx/replay.h"
 #include "runtime/core/r3000_step.h"
+#include "runtime/host/host_options.h"
+#include "runtime/platform/psx/host_session.h"
 #include "runtime/platform/psx/run.h"
 #include "tools/kiln/command_registry.h"
 
@@ -99,9 +101,12 @@ void setup_psx_commands(CLI::App& root) {
   run->add_option("--state", run_options.state_out, "registers and RAM/VRAM hashes at the end");
   run->add_option("--audio", run_options.audio_out, "the SPU's output as a 44.1 kHz stereo WAV file");
   run->add_option("--pad-script", run_options.pad_script, "a controller on port 1 playing this script (docs/psx.md)");
-  run->callback([] {
+  run->allow_extras(); // the host's options (docs/host.md): --window, --fullscreen, --capture DIR, --mute ...
+  run->footer("Host options (docs/host.md):\n" + kiln::host::host_options_help());
+  run->callback([run] {
     const kiln::psx::PsxExe exe = kiln::psx::load_psx_exe(run_exe);
-    const int code = kiln::psx::run(image_of(exe), run_options, interpret);
+    const std::string title = "kiln: " + std::filesystem::path(run_exe).filename().string();
+    const int code = kiln::psx::run_with_host(image_of(exe), run_options, run->remaining(), title, interpret);
     kiln::log::verbose("psx: interpreted {} instructions", interpreted_instructions);
     std::fflush(stdout);
     if (code != 0) std::exit(code);
@@ -219,6 +224,7 @@ void recompile_psx_command(const std::string& input, const std::string& output, 
   options.input = input;
   options.output = output;
   options.source_root = kiln::recompiler::source_root();
+  options.binary_root = kiln::recompiler::binary_root();
   const kiln::mips::PsxRecompileReport r = kiln::mips::recompile_psx(options);
   fmt::print("recompiled {}: {} functions, {} instructions, {} jump tables, {} jumps to constant addresses, {} unresolved "
              "indirect jumps, {} untranslated instructions; {} files written, {} unchanged; {:.2f} s\n",

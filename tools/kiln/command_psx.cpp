@@ -101,7 +101,10 @@ void setup_psx_commands(CLI::App& root) {
   run->add_option("--state", run_options.state_out, "registers and RAM/VRAM hashes at the end");
   run->add_option("--audio", run_options.audio_out, "the SPU's output as a 44.1 kHz stereo WAV file");
   run->add_option("--pad-script", run_options.pad_script, "a controller on port 1 playing this script (docs/psx.md)");
-  run->allow_extras(); // the host's options (docs/host.md): --window, --fullscreen, --capture DIR, --mute ...
+  // The host's options (docs/host.md: --window, --fullscreen, --capture DIR, --mute ...) are the run's extras, read
+  // by take_host_options (so they are not passed up to the root, whose global options must come first here).
+  run->allow_extras();
+  run->fallthrough(false);
   run->footer("Host options (docs/host.md):\n" + kiln::host::host_options_help());
   run->callback([run] {
     const kiln::psx::PsxExe exe = kiln::psx::load_psx_exe(run_exe);

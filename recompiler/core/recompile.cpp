@@ -68,7 +68,7 @@ bool is_psx_exe(std::span<const uint8_t> bytes) {
 /// The MIPS front end's two platforms (recompiler/emit/mips): the PS1 and mipsel Linux.
 RecompileSummary recompile_mips(const RecompileOptions& options, bool psx) {
   const auto started = std::chrono::steady_clock::now();
-  const mips::PsxRecompileOptions mips_options{options.input, options.output, source_root()};
+  const mips::PsxRecompileOptions mips_options{options.input, options.output, source_root(), binary_root()};
   const mips::PsxRecompileReport report = psx ? mips::recompile_psx(mips_options) : mips::recompile_mipsel_linux(mips_options);
   RecompileSummary summary;
   summary.platform = psx ? "psx" : "linux-user";

@@ -19,6 +19,8 @@
 #include "runtime/gpu/psx/gpu.h"
 #include "runtime/gpu/psx/replay.h"
 #include "runtime/core/r3000_step.h"
+#include "runtime/host/host_options.h"
+#include "runtime/platform/psx/host_session.h"
 #include "runtime/platform/psx/run.h"
 #include "tools/kiln/command_registry.h"
 
@@ -96,9 +98,15 @@ void setup_psx_commands(CLI::App& root) {
   run->add_option("--state", run_options.state_out, "registers and RAM/VRAM hashes at the end");
   run->add_option("--audio", run_options.audio_out, "the SPU's output as a 44.1 kHz stereo WAV file");
   run->add_option("--pad-script", run_options.pad_script, "a controller on port 1 playing this script (docs/psx.md)");
-  run->callback([] {
+  // The host's options (docs/host.md: --window, --fullscreen, --capture DIR, --mute ...) are the run's extras, read
+  // by take_host_options (so they are not passed up to the root, whose global options must come first here).
+  run->allow_extras();
+  run->fallthrough(false);
+  run->footer("Host options (docs/host.md):\n" + kiln::host::host_options_help());
+  run->callback([run] {
     const kiln::psx::PsxExe exe = kiln::psx::load_psx_exe(run_exe);
-    const int code = kiln::psx::run(image_of(exe), run_options, interpret);
+    const std::string title = "kiln: " + std::filesystem::path(run_exe).filename().string();
+    const int code = kiln::psx::run_with_host(image_of(exe), run_options, run->remaining(), title, interpret);
     kiln::log::verbose("psx: interpreted {} instructions", interpreted_instructions);
     std::fflush(stdout);
     if (code != 0) std::exit(code);

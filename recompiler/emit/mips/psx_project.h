@@ -26,6 +26,7 @@ struct PsxRecompileReport {
 struct PsxRecompileOptions {
   std::filesystem::path input, output;
   std::filesystem::path source_root;     ///< kiln's repository (runtime sources the project compiles)
+  std::filesystem::path binary_root;     ///< kiln's build tree (the host shell, prebuilt: kiln_psx_host)
   size_t instructions_per_file = 4000;
 };
 

@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "runtime/base/error.h"
-#include "runtime/platform/psx/run.h"
+#include "runtime/platform/psx/host_session.h"
 
 namespace kiln::psx {
 namespace {
@@ -50,8 +50,9 @@ void untranslated(Machine&, uint32_t address, uint32_t word, const char* why) {
 int run_recompiled(const RecompiledProgram& program, int argc, char** argv) {
   try {
     install(program);
-    const RunOptions options = parse_run_options(std::vector<std::string>(argv + 1, argv + argc));
-    return run(program.image, options, [](Machine& m) {
+    const std::string name = argc > 0 ? std::string(argv[0]) : "program";
+    return run_with_host(program.image, std::vector<std::string>(argv + 1, argv + argc),
+                         "kiln: " + name.substr(name.find_last_of('/') + 1), [](Machine& m) {
       m.run_callback = [](Machine& machine) {
         call_guest(machine, machine.cpu.pc);
         if (machine.cpu.pc != callback_return_address)

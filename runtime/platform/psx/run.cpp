@@ -80,8 +80,10 @@ int run(const ProgramImage& image, const RunOptions& options, const std::functio
   machine_options.tty = options.tty;
   machine_options.on_frame = [&](unsigned frame, Machine& m) {
     if (trace.is_open()) trace << fmt::format("frame {} ram={:016x} vram={:016x}\n", frame, ram_hash(m), vram_hash(m));
-    if (!options.frame_prefix.empty())
-      write_png(fmt::format("{}{:03}.png", options.frame_prefix, frame - 1), scan_out(m.gpu.vram(), m.gpu.display()));
+    if (options.frame_prefix.empty() && !options.present) return;
+    const RgbaImage displayed = scan_out(m.gpu.vram(), m.gpu.display());
+    if (!options.frame_prefix.empty()) write_png(fmt::format("{}{:03}.png", options.frame_prefix, frame - 1), displayed);
+    if (options.present && !options.present(displayed)) throw ProgramStop{"the window was closed", 0};
   };
   if (trace.is_open()) machine_options.on_trace = [&](std::string_view line) { trace << line << '\n'; };
   auto machine = std::make_unique<Machine>(std::move(machine_options));

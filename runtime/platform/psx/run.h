@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/base/png_image.h"
 #include "runtime/platform/psx/machine.h"
 #include "runtime/platform/psx/pad/pad_source.h"
 #include "runtime/platform/psx/spu/audio_sink.h"
@@ -24,6 +25,9 @@ struct RunOptions {
   AudioSink* audio_sink = nullptr; ///< a host's audio output (also with --audio: both get every frame)
   PadSource* pad_source = nullptr; ///< a host's controller on port 1 (instead of --pad-script)
   PadKind pad_kind = PadKind::dualshock;
+  /// A host's display: the displayed area at each VBLANK (after --frame-prefix's file); false stops the
+  /// program (the window was closed).
+  std::function<bool(const RgbaImage&)> present;
 };
 
 /// Parses the options above; throws kiln::Error naming an unknown or malformed one.

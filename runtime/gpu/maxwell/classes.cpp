@@ -20,8 +20,8 @@ struct MethodEntry {
 
 constexpr MethodEntry host_methods[] = {
 #include "runtime/gpu/maxwell/classes/methods_b06f.inc"
-    {"SYNCPOINTA", 0x0070, 1, 4}, // Tegra host classes (cla26f.h, clc06f.h)
-    {"SYNCPOINTB", 0x0074, 1, 4},
+    {"SYNCPOINTA", class_b06f::syncpointa, 1, 4}, // Tegra host classes (cla26f.h, clc06f.h)
+    {"SYNCPOINTB", class_b06f::syncpointb, 1, 4},
 };
 constexpr MethodEntry threed_methods[] = {
 #include "runtime/gpu/maxwell/classes/methods_b197.inc"

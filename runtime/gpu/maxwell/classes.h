@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "runtime/gpu/maxwell/classes/methods_b06f.h"
+
 namespace kiln::maxwell {
 
 enum class ClassId : uint32_t {
@@ -27,25 +29,26 @@ std::string method_name(uint32_t class_id, uint32_t method_offset);
 /// Byte offset of the method `name` (element `index` of a method array), when the class header has it.
 std::optional<uint32_t> find_method(uint32_t class_id, std::string_view name, uint32_t index = 0);
 
-/// Host (channel) method byte offsets (clb06f.h; SYNCPOINTA/B from cla26f.h/clc06f.h, Tegra only).
+/// Host (channel) method byte offsets under the names the channel uses: clb06f.h through the generated
+/// classes/methods_b06f.h (SYNCPOINTA/B from cla26f.h/clc06f.h, Tegra only).
 namespace host_method {
-inline constexpr uint32_t set_object = 0x0000;
-inline constexpr uint32_t illegal = 0x0004;
-inline constexpr uint32_t nop = 0x0008;
-inline constexpr uint32_t semaphore_a = 0x0010;
-inline constexpr uint32_t semaphore_b = 0x0014;
-inline constexpr uint32_t semaphore_c = 0x0018;
-inline constexpr uint32_t semaphore_d = 0x001c;
-inline constexpr uint32_t non_stall_interrupt = 0x0020;
-inline constexpr uint32_t fb_flush = 0x0024;
-inline constexpr uint32_t mem_op_c = 0x0030;
-inline constexpr uint32_t mem_op_d = 0x0034;
-inline constexpr uint32_t set_reference = 0x0050;
-inline constexpr uint32_t syncpoint_a = 0x0070;
-inline constexpr uint32_t syncpoint_b = 0x0074;
-inline constexpr uint32_t wfi = 0x0078;
-inline constexpr uint32_t crc_check = 0x007c;
-inline constexpr uint32_t yield = 0x0080;
+inline constexpr uint32_t set_object = class_b06f::set_object;
+inline constexpr uint32_t illegal = class_b06f::illegal;
+inline constexpr uint32_t nop = class_b06f::nop;
+inline constexpr uint32_t semaphore_a = class_b06f::semaphorea;
+inline constexpr uint32_t semaphore_b = class_b06f::semaphoreb;
+inline constexpr uint32_t semaphore_c = class_b06f::semaphorec;
+inline constexpr uint32_t semaphore_d = class_b06f::semaphored;
+inline constexpr uint32_t non_stall_interrupt = class_b06f::non_stall_interrupt;
+inline constexpr uint32_t fb_flush = class_b06f::fb_flush;
+inline constexpr uint32_t mem_op_c = class_b06f::mem_op_c;
+inline constexpr uint32_t mem_op_d = class_b06f::mem_op_d;
+inline constexpr uint32_t set_reference = class_b06f::set_reference;
+inline constexpr uint32_t syncpoint_a = class_b06f::syncpointa;
+inline constexpr uint32_t syncpoint_b = class_b06f::syncpointb;
+inline constexpr uint32_t wfi = class_b06f::wfi;
+inline constexpr uint32_t crc_check = class_b06f::crc_check;
+inline constexpr uint32_t yield = class_b06f::yield;
 /// Methods below this offset go to the channel itself; from it on, to the engine bound to the subchannel.
 inline constexpr uint32_t first_engine_method = 0x0100;
 } // namespace host_method

@@ -8,28 +8,59 @@
 #include "runtime/base/error.h"
 #include "runtime/gpu/maxwell/engine_3d.h"
 #include "runtime/gpu/maxwell/gpu.h"
-#include "runtime/gpu/maxwell/methods_3d.h"
+#include "runtime/gpu/maxwell/classes/methods_b197.h"
 
 namespace kiln::maxwell {
 
+namespace m3d = class_b197;
+namespace f3d = class_b197::field;
+
 const std::vector<uint32_t>& fixed_function_methods() {
+  using namespace class_b197;
   static const std::vector<uint32_t> methods = [] {
     std::vector<uint32_t> list = {
-        0x037c, 0x07f8, 0x0d7c, 0x0dac, 0x0db0, 0x0dc0, 0x0dc4, 0x0dc8, 0x0de8, 0x0748, // raster, clip, restart
-        0x0f54, 0x0f58, 0x0f5c, 0x0f90, 0x0f9c, 0x0fa0, 0x0fa4,                         // back stencil, CT write
-        0x1110, 0x12cc, 0x12d0, 0x12e0, 0x12e4, 0x12e8, 0x12ec, 0x130c, 0x1310, 0x1314, // depth, alpha test
-        0x131c, 0x1320, 0x1324, 0x1328, 0x133c, 0x1340, 0x1344, 0x1348, 0x134c, 0x1350, 0x1358, // blend
-        0x1380, 0x1384, 0x1388, 0x138c, 0x1390, 0x1394, 0x1398, 0x139c,                 // stencil
-        0x13a8, 0x13ac, 0x13b0, 0x13b4, 0x1510, 0x1518, 0x1520, 0x1534, 0x156c, 0x1570, // raster misc
-        0x1594, 0x1598, 0x159c, 0x15a0, 0x15a4, 0x15b8, 0x15bc, 0x15d0, 0x1644, 0x1648, // two-sided stencil, bias
-        0x1684, 0x1690, 0x16b4, 0x187c, 0x1910, 0x1918, 0x191c, 0x1920, 0x192c, 0x193c, 0x1940, // cull, clip
-        0x19bc, 0x19c4, 0x19c8, 0x2600,                                                 // depth bounds, logic op
+        // raster, clip, primitive restart
+        set_raster_enable, set_zt_read_only, set_viewport_z_clip, set_front_polygon_mode, set_back_polygon_mode,
+        set_poly_offset_point, set_poly_offset_line, set_poly_offset_fill, set_da_primitive_restart_vertex_array,
+        set_da_primitive_restart_topology_change,
+        // back stencil, colour target writes
+        set_back_stencil_func_ref, set_back_stencil_mask, set_back_stencil_func_mask, set_single_ct_write_control,
+        set_depth_bounds_min, set_depth_bounds_max, set_sample_mask,
+        // depth, alpha test
+        set_depth_bias_control, set_depth_test, set_fill_mode, set_alpha_to_coverage_dither_control,
+        set_blend_state_per_target, set_depth_write, set_alpha_test, set_depth_func, set_alpha_ref, set_alpha_func,
+        // blend
+        set_blend_const_red, set_blend_const_green, set_blend_const_blue, set_blend_const_alpha,
+        set_blend_separate_for_alpha, set_blend_color_op, set_blend_color_source_coeff, set_blend_color_dest_coeff,
+        set_blend_alpha_op, set_blend_alpha_source_coeff, set_blend_alpha_dest_coeff,
+        // stencil
+        set_stencil_test, set_stencil_op_fail, set_stencil_op_zfail, set_stencil_op_zpass, set_stencil_func,
+        set_stencil_func_ref, set_stencil_func_mask, set_stencil_mask,
+        // raster misc
+        set_ps_saturate, set_window_origin, set_line_width_float, set_aliased_line_width_float, set_user_clip_enable,
+        set_point_size, set_point_sprite, set_anti_alias_enable, set_slope_scale_depth_bias, set_anti_aliased_line,
+        // two-sided stencil, depth bias
+        set_two_sided_stencil_test, set_back_stencil_op_fail, set_back_stencil_op_zfail, set_back_stencil_op_zpass,
+        set_back_stencil_func, set_srgb_write, set_depth_bias, set_anti_alias, set_da_primitive_restart,
+        set_da_primitive_restart_index,
+        // cull, clip
+        set_provoking_vertex, set_shader_control, set_alpha_to_coverage_override, set_depth_bias_clamp,
+        set_attribute_point_size, ogl_set_cull, ogl_set_front_face, ogl_set_cull_face, set_viewport_scale_offset,
+        set_viewport_clip_control, set_user_clip_op,
+        // depth bounds, logic op
+        set_depth_bounds_test, set_logic_op, set_logic_op_func, set_color_clamp,
     };
-    list.push_back(0x1514);                                                         // SET_ZPASS_PIXEL_COUNT
-    for (uint32_t i = 0; i < 8; ++i) list.push_back(0x1360 + 4 * i);                // SET_BLEND(i)
-    for (uint32_t i = 0; i < 8; ++i) list.push_back(0x1a00 + 4 * i);                // SET_CT_WRITE(i)
+    list.push_back(set_zpass_pixel_count);
+    for (uint32_t i = 0; i < 8; ++i) list.push_back(set_blend[i]);
+    for (uint32_t i = 0; i < 8; ++i) list.push_back(set_ct_write[i]);
     for (uint32_t j = 0; j < 8; ++j) {
-      for (uint32_t k = 0; k < 7; ++k) list.push_back(0x1e00 + 32 * j + 4 * k);     // SET_BLEND_PER_TARGET_*(j)
+      for (const MethodArray& per_target :
+           {set_blend_per_target_separate_for_alpha, set_blend_per_target_color_op,
+            set_blend_per_target_color_source_coeff, set_blend_per_target_color_dest_coeff,
+            set_blend_per_target_alpha_op, set_blend_per_target_alpha_source_coeff,
+            set_blend_per_target_alpha_dest_coeff}) {
+        list.push_back(per_target[j]);
+      }
     }
     return list;
   }();
@@ -37,12 +68,12 @@ const std::vector<uint32_t>& fixed_function_methods() {
 }
 
 bool Engine3D::render_enabled() const {
-  switch (extract_bits(reg(m3d::set_render_enable_override), 0, 2)) {
+  switch (f3d::set_render_enable_override_mode(reg(m3d::set_render_enable_override))) {
   case 1: return true;  // ALWAYS_RENDER
   case 2: return false; // NEVER_RENDER
   default: break;
   }
-  const uint32_t mode = extract_bits(reg(m3d::set_render_enable_c), 0, 3);
+  const uint32_t mode = f3d::set_render_enable_c_mode(reg(m3d::set_render_enable_c));
   if (mode <= 1) return mode == 1;
   const uint64_t address = address_pair(m3d::set_render_enable_a);
   const uint64_t first = gpu_.memory().read_u64(address);
@@ -56,16 +87,16 @@ bool Engine3D::render_enabled() const {
 
 namespace {
 RenderTarget color_target(const Engine& engine, uint32_t index) {
-  const uint32_t base = m3d::color_target + index * m3d::color_target_stride;
   RenderTarget target;
-  target.address = (uint64_t{engine.reg(base) & 0xff} << 32) | engine.reg(base + 4);
-  target.width = engine.reg(base + 0x08);
-  target.height = engine.reg(base + 0x0c);
-  target.format = extract_bits(engine.reg(base + 0x10), 0, 8);
-  target.memory = engine.reg(base + 0x14);
-  target.third_dimension = engine.reg(base + 0x18);
-  target.array_pitch = engine.reg(base + 0x1c);
-  target.layer = engine.reg(base + 0x20);
+  target.address = (uint64_t{engine.reg(m3d::set_color_target_a[index]) & 0xff} << 32) |
+                   engine.reg(m3d::set_color_target_b[index]);
+  target.width = engine.reg(m3d::set_color_target_width[index]);
+  target.height = engine.reg(m3d::set_color_target_height[index]);
+  target.format = f3d::set_color_target_format_v(engine.reg(m3d::set_color_target_format[index]));
+  target.memory = engine.reg(m3d::set_color_target_memory[index]);
+  target.third_dimension = engine.reg(m3d::set_color_target_third_dimension[index]);
+  target.array_pitch = engine.reg(m3d::set_color_target_array_pitch[index]);
+  target.layer = engine.reg(m3d::set_color_target_layer[index]);
   return target;
 }
 
@@ -74,9 +105,9 @@ RenderTarget depth_target(const Engine& engine) {
   target.address = (uint64_t{engine.reg(m3d::set_zt_a) & 0xff} << 32) | engine.reg(m3d::set_zt_b);
   target.width = engine.reg(m3d::set_zt_size_a);
   target.height = engine.reg(m3d::set_zt_size_b);
-  target.format = extract_bits(engine.reg(m3d::set_zt_format), 0, 5);
+  target.format = f3d::set_zt_format_v(engine.reg(m3d::set_zt_format));
   target.memory = engine.reg(m3d::set_zt_block_size);
-  target.third_dimension = extract_bits(engine.reg(m3d::set_zt_size_c), 0, 16);
+  target.third_dimension = f3d::set_zt_size_c_third_dimension(engine.reg(m3d::set_zt_size_c));
   target.array_pitch = engine.reg(m3d::set_zt_array_pitch);
   target.layer = engine.reg(m3d::set_zt_layer);
   return target;
@@ -89,23 +120,27 @@ uint8_t Engine3D::state_group_of(uint32_t method) {
     auto mark = [&](uint32_t first, uint32_t last, uint8_t group) {
       for (uint32_t m = first; m <= last; m += 4) table[m >> 2] |= group;
     };
-    mark(0x1c00, 0x1cfc, vertex_group);   // SET_VERTEX_STREAM_A_*
-    mark(0x1f00, 0x1f7c, vertex_group);   // SET_VERTEX_STREAM_LIMIT_A_*
-    mark(0x1880, 0x18bc, vertex_group);   // SET_VERTEX_STREAM_INSTANCE_A
-    mark(0x1160, 0x11dc, vertex_group);   // SET_VERTEX_ATTRIBUTE_A
-    mark(0x2000, 0x217c, program_group);  // SET_PIPELINE_*
-    mark(0x1608, 0x160c, program_group);  // SET_PROGRAM_REGION_A/B
-    mark(0x0800, 0x09fc, target_group);   // SET_COLOR_TARGET_*
-    mark(0x0fe0, 0x0ff0, target_group);   // SET_ZT_A .. SET_ZT_ARRAY_PITCH
-    mark(0x1228, 0x1230, target_group);   // SET_ZT_SIZE_*
-    mark(0x121c, 0x121c, target_group);   // SET_CT_SELECT
-    mark(0x1538, 0x1538, target_group);   // SET_ZT_SELECT
-    mark(0x179c, 0x179c, target_group);   // SET_ZT_LAYER
-    mark(0x0a00, 0x0bfc, viewport_group); // SET_VIEWPORT_SCALE/OFFSET/...
-    mark(0x0c00, 0x0cfc, viewport_group); // SET_VIEWPORT_CLIP_*
-    mark(0x0e00, 0x0efc, viewport_group); // SET_SCISSOR_*
-    mark(0x155c, 0x1564, pool_group);     // SET_TEX_SAMPLER_POOL_*
-    mark(0x1574, 0x157c, pool_group);     // SET_TEX_HEADER_POOL_*
+    // An array family from its first element's first method to the last element's end (count elements).
+    auto mark_elements = [&](MethodArray first, uint32_t count, uint8_t group) {
+      mark(first.offset, first[count] - 4, group);
+    };
+    mark_elements(m3d::set_vertex_stream_a_format, vertex_stream_count, vertex_group);
+    mark_elements(m3d::set_vertex_stream_limit_a_a, vertex_stream_count, vertex_group);
+    mark_elements(m3d::set_vertex_stream_instance_a, vertex_stream_count, vertex_group);
+    mark_elements(m3d::set_vertex_attribute_a, vertex_attribute_count, vertex_group);
+    mark_elements(m3d::set_pipeline_shader, pipeline_slot_count, program_group);
+    mark(m3d::set_program_region_a, m3d::set_program_region_b, program_group);
+    mark_elements(m3d::set_color_target_a, color_target_count, target_group);
+    mark(m3d::set_zt_a, m3d::set_zt_array_pitch, target_group);
+    mark(m3d::set_zt_size_a, m3d::set_zt_size_c, target_group);
+    mark(m3d::set_ct_select, m3d::set_ct_select, target_group);
+    mark(m3d::set_zt_select, m3d::set_zt_select, target_group);
+    mark(m3d::set_zt_layer, m3d::set_zt_layer, target_group);
+    mark_elements(m3d::set_viewport_scale_x, viewport_count, viewport_group);
+    mark_elements(m3d::set_viewport_clip_horizontal, viewport_count, viewport_group);
+    mark_elements(m3d::set_scissor_enable, viewport_count, viewport_group);
+    mark(m3d::set_tex_sampler_pool_a, m3d::set_tex_sampler_pool_c, pool_group);
+    mark(m3d::set_tex_header_pool_a, m3d::set_tex_header_pool_c, pool_group);
     for (uint32_t m : fixed_function_methods()) table[m >> 2] |= fixed_function_group;
     return table;
   }();
@@ -119,38 +154,39 @@ std::shared_ptr<DrawSnapshot> Engine3D::build_snapshot(const DrawSnapshot* previ
   draw->render_enabled = render_enabled();
   draw->base_vertex = reg(m3d::set_global_base_vertex_index);
   draw->base_instance = reg(m3d::set_global_base_instance_index);
-  const uint32_t index_size = extract_bits(reg(m3d::set_index_buffer_e), 0, 2);
+  const uint32_t index_size = f3d::set_index_buffer_e_index_size(reg(m3d::set_index_buffer_e));
   draw->index_size = index_size == 0 ? 1 : index_size == 1 ? 2 : 4;
   draw->index_address = address_pair(m3d::set_index_buffer_a);
   draw->index_limit = address_pair(m3d::set_index_buffer_c);
   if (dirty & vertex_group) {
   for (uint32_t j = 0; j < vertex_stream_count; ++j) {
-    const uint32_t base = m3d::vertex_stream + j * m3d::vertex_stream_stride;
     VertexStream& stream = draw->vertex_streams[j];
     stream = VertexStream{};
-    const uint32_t format = reg(base);
-    stream.enabled = extract_bits(format, 12, 1) != 0;
+    const uint32_t format = reg(m3d::set_vertex_stream_a_format[j]);
+    stream.enabled = f3d::set_vertex_stream_a_format_enable(format) != 0;
     if (!stream.enabled) continue;
-    stream.stride = extract_bits(format, 0, 12);
-    stream.address = address_pair(base + 4);
-    stream.frequency = reg(base + 0xc);
-    stream.limit = address_pair(m3d::vertex_stream_limit + j * 8);
-    stream.per_instance = extract_bits(reg(m3d::set_vertex_stream_instance_a + 4 * j), 0, 1) != 0;
+    stream.stride = f3d::set_vertex_stream_a_format_stride(format);
+    stream.address = address_pair(m3d::set_vertex_stream_a_location_a[j]);
+    stream.frequency = reg(m3d::set_vertex_stream_a_frequency[j]);
+    stream.limit = address_pair(m3d::set_vertex_stream_limit_a_a[j]);
+    const uint32_t instanced = reg(m3d::set_vertex_stream_instance_a[j]);
+    stream.per_instance = f3d::set_vertex_stream_instance_a_is_instanced(instanced) != 0;
   }
-  for (uint32_t i = 0; i < vertex_attribute_count; ++i) draw->vertex_attributes[i] = reg(m3d::set_vertex_attribute_a + 4 * i);
+  for (uint32_t i = 0; i < vertex_attribute_count; ++i) {
+    draw->vertex_attributes[i] = reg(m3d::set_vertex_attribute_a[i]);
+  }
   }
   const uint64_t program_region = address_pair(m3d::set_program_region_a);
   for (uint32_t j = 0; j < pipeline_slot_count; ++j) {
-    const uint32_t base = m3d::pipeline + j * m3d::pipeline_stride;
     ShaderProgram& program = draw->programs[j];
     if (dirty & program_group) {
-      const uint32_t shader = reg(base);
+      const uint32_t shader = reg(m3d::set_pipeline_shader[j]);
       program = ShaderProgram{};
-      program.enabled = extract_bits(shader, 0, 1) != 0;
-      program.type = extract_bits(shader, 4, 4);
-      program.address = program_region + reg(base + 4);
-      program.register_count = reg(base + 0xc);
-      program.binding_group = reg(base + 0x10);
+      program.enabled = f3d::set_pipeline_shader_enable(shader) != 0;
+      program.type = f3d::set_pipeline_shader_type(shader);
+      program.address = program_region + reg(m3d::set_pipeline_program[j]);
+      program.register_count = reg(m3d::set_pipeline_register_count[j]);
+      program.binding_group = reg(m3d::set_pipeline_binding[j]);
     }
     if (program.enabled) gpu_.memory().read(program.address, program.header); // the SPH as memory holds it now
   }
@@ -158,35 +194,35 @@ std::shared_ptr<DrawSnapshot> Engine3D::build_snapshot(const DrawSnapshot* previ
   if (dirty & target_group) {
     for (uint32_t j = 0; j < color_target_count; ++j) draw->color_targets[j] = color_target(*this, j);
     draw->color_target_select = reg(m3d::set_ct_select);
-    draw->depth_target_enabled = extract_bits(reg(m3d::set_zt_select), 0, 1) != 0;
+    draw->depth_target_enabled = f3d::set_zt_select_target_count(reg(m3d::set_zt_select)) != 0;
     draw->depth_target = depth_target(*this);
   }
   for (uint32_t j = 0; j < viewport_count && (dirty & viewport_group); ++j) {
     Viewport& viewport = draw->viewports[j];
-    const uint32_t base = m3d::viewport + j * m3d::viewport_stride;
+    const MethodArray scale[] = {m3d::set_viewport_scale_x, m3d::set_viewport_scale_y, m3d::set_viewport_scale_z};
+    const MethodArray offset[] = {m3d::set_viewport_offset_x, m3d::set_viewport_offset_y, m3d::set_viewport_offset_z};
     for (uint32_t k = 0; k < 3; ++k) {
-      viewport.scale[k] = std::bit_cast<float>(reg(base + 4 * k));
-      viewport.offset[k] = std::bit_cast<float>(reg(base + 12 + 4 * k));
+      viewport.scale[k] = std::bit_cast<float>(reg(scale[k][j]));
+      viewport.offset[k] = std::bit_cast<float>(reg(offset[k][j]));
     }
-    viewport.swizzle = reg(base + 0x18);
-    const uint32_t clip = m3d::viewport_clip + j * m3d::viewport_clip_stride;
-    viewport.clip_horizontal = reg(clip);
-    viewport.clip_vertical = reg(clip + 4);
-    viewport.min_z = std::bit_cast<float>(reg(clip + 8));
-    viewport.max_z = std::bit_cast<float>(reg(clip + 12));
+    viewport.swizzle = reg(m3d::set_viewport_coordinate_swizzle[j]);
+    viewport.clip_horizontal = reg(m3d::set_viewport_clip_horizontal[j]);
+    viewport.clip_vertical = reg(m3d::set_viewport_clip_vertical[j]);
+    viewport.min_z = std::bit_cast<float>(reg(m3d::set_viewport_clip_min_z[j]));
+    viewport.max_z = std::bit_cast<float>(reg(m3d::set_viewport_clip_max_z[j]));
     Scissor& scissor = draw->scissors[j];
-    const uint32_t s = m3d::scissor + j * m3d::scissor_stride;
-    scissor.enabled = extract_bits(reg(s), 0, 1) != 0;
-    scissor.x_min = static_cast<uint16_t>(reg(s + 4));
-    scissor.x_max = static_cast<uint16_t>(reg(s + 4) >> 16);
-    scissor.y_min = static_cast<uint16_t>(reg(s + 8));
-    scissor.y_max = static_cast<uint16_t>(reg(s + 8) >> 16);
+    scissor.enabled = f3d::set_scissor_enable_v(reg(m3d::set_scissor_enable[j])) != 0;
+    const uint32_t horizontal = reg(m3d::set_scissor_horizontal[j]), vertical = reg(m3d::set_scissor_vertical[j]);
+    scissor.x_min = static_cast<uint16_t>(f3d::set_scissor_horizontal_xmin(horizontal));
+    scissor.x_max = static_cast<uint16_t>(f3d::set_scissor_horizontal_xmax(horizontal));
+    scissor.y_min = static_cast<uint16_t>(f3d::set_scissor_vertical_ymin(vertical));
+    scissor.y_max = static_cast<uint16_t>(f3d::set_scissor_vertical_ymax(vertical));
   }
   if (dirty & pool_group) {
     draw->texture_header_pool = address_pair(m3d::set_tex_header_pool_a);
-    draw->texture_header_limit = extract_bits(reg(m3d::set_tex_header_pool_c), 0, 22);
+    draw->texture_header_limit = f3d::set_tex_header_pool_c_maximum_index(reg(m3d::set_tex_header_pool_c));
     draw->sampler_pool = address_pair(m3d::set_tex_sampler_pool_a);
-    draw->sampler_limit = extract_bits(reg(m3d::set_tex_sampler_pool_c), 0, 20);
+    draw->sampler_limit = f3d::set_tex_sampler_pool_c_maximum_index(reg(m3d::set_tex_sampler_pool_c));
   }
   if (dirty & fixed_function_group) {
     const auto& methods = fixed_function_methods();
@@ -199,16 +235,17 @@ std::shared_ptr<DrawSnapshot> Engine3D::build_snapshot(const DrawSnapshot* previ
 void Engine3D::clear_surface(uint32_t value) {
   ClearSnapshot clear;
   clear.channel = channel_;
-  clear.depth = extract_bits(value, 0, 1) != 0;
-  clear.stencil = extract_bits(value, 1, 1) != 0;
-  clear.color_mask = extract_bits(value, 2, 4);
-  clear.target = extract_bits(value, 6, 4);
-  clear.layer = extract_bits(value, 10, 16);
-  for (uint32_t i = 0; i < 4; ++i) clear.color[i] = reg(m3d::set_color_clear_value + 4 * i);
+  clear.depth = f3d::clear_surface_z_enable(value) != 0;
+  clear.stencil = f3d::clear_surface_stencil_enable(value) != 0;
+  clear.color_mask = extract_bits(value, f3d::clear_surface_r_enable.low, 4); // R, G, B, A enables
+  clear.target = f3d::clear_surface_mrt_select(value);
+  clear.layer = f3d::clear_surface_rt_array_index(value);
+  for (uint32_t i = 0; i < 4; ++i) clear.color[i] = reg(m3d::set_color_clear_value[i]);
   clear.depth_value = std::bit_cast<float>(reg(m3d::set_z_clear_value));
-  clear.stencil_value = reg(m3d::set_stencil_clear_value) & 0xff;
+  clear.stencil_value = f3d::set_stencil_clear_value_v(reg(m3d::set_stencil_clear_value));
   const uint32_t control = reg(m3d::set_clear_surface_control);
-  clear.stencil_write_mask = extract_bits(control, 0, 1) ? (reg(m3d::set_stencil_mask) & 0xff) : 0xff;
+  clear.stencil_write_mask =
+      f3d::set_clear_surface_control_respect_stencil_mask(control) ? (reg(m3d::set_stencil_mask) & 0xff) : 0xff;
   if (clear.target >= color_target_count) throw Error(fmt::format("CLEAR_SURFACE targets colour target {}", clear.target));
   clear.color_target = color_target(*this, clear.target);
   clear.depth_target = depth_target(*this);
@@ -222,16 +259,17 @@ void Engine3D::clear_surface(uint32_t value) {
     clear.y_min = std::max(clear.y_min, y0);
     clear.y_max = std::min(clear.y_max, y1);
   };
-  if (extract_bits(control, 4, 1)) { // USE_CLEAR_RECT
+  if (f3d::set_clear_surface_control_use_clear_rect(control)) {
     const uint32_t h = reg(m3d::set_clear_rect_horizontal), v = reg(m3d::set_clear_rect_vertical);
     intersect(h & 0xffff, h >> 16, v & 0xffff, v >> 16);
   }
-  if (extract_bits(control, 8, 1) && extract_bits(reg(m3d::scissor), 0, 1)) { // USE_SCISSOR0, scissor 0 enabled
-    const uint32_t h = reg(m3d::scissor + 4), v = reg(m3d::scissor + 8);
+  const bool scissor0 = f3d::set_scissor_enable_v(reg(m3d::set_scissor_enable[0])) != 0;
+  if (f3d::set_clear_surface_control_use_scissor0(control) && scissor0) {
+    const uint32_t h = reg(m3d::set_scissor_horizontal[0]), v = reg(m3d::set_scissor_vertical[0]);
     intersect(h & 0xffff, h >> 16, v & 0xffff, v >> 16);
   }
-  if (extract_bits(control, 12, 1)) { // USE_VIEWPORT_CLIP0: x0 and width
-    const uint32_t h = reg(m3d::viewport_clip), v = reg(m3d::viewport_clip + 4);
+  if (f3d::set_clear_surface_control_use_viewport_clip0(control)) { // x0 and width
+    const uint32_t h = reg(m3d::set_viewport_clip_horizontal[0]), v = reg(m3d::set_viewport_clip_vertical[0]);
     intersect(h & 0xffff, (h & 0xffff) + (h >> 16), v & 0xffff, (v & 0xffff) + (v >> 16));
   }
   if (clear.x_max < clear.x_min) clear.x_max = clear.x_min;

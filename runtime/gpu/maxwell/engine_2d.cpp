@@ -8,6 +8,7 @@
 #include "runtime/base/bits.h"
 #include "runtime/base/error.h"
 #include "runtime/gpu/maxwell/classes.h"
+#include "runtime/gpu/maxwell/classes/methods_902d.h"
 #include "runtime/gpu/maxwell/engine.h"
 #include "runtime/gpu/maxwell/gpu.h"
 #include "runtime/gpu/maxwell/surface_copy.h"
@@ -29,20 +30,7 @@ uint32_t color_format_bytes(uint32_t format) {
 
 namespace {
 
-namespace method {
-constexpr uint32_t dst_format = 0x200, dst_memory_layout = 0x204, dst_block_size = 0x208, dst_depth = 0x20c,
-                   dst_layer = 0x210, dst_pitch = 0x214, dst_width = 0x218, dst_height = 0x21c,
-                   dst_offset_upper = 0x220, src_format = 0x230, src_memory_layout = 0x234,
-                   src_block_size = 0x238, src_depth = 0x23c, src_pitch = 0x244, src_width = 0x248,
-                   src_height = 0x24c, src_offset_upper = 0x250, solid_prim_mode = 0x580,
-                   solid_prim_color_format = 0x584, solid_prim_color = 0x588, solid_prim_point_x_y = 0x5e0,
-                   solid_prim_point_set_x = 0x600, solid_prim_point_y = 0x604, sample_mode = 0x88c,
-                   pfm_dst_x0 = 0x8b0, pfm_dst_y0 = 0x8b4, pfm_dst_width = 0x8b8, pfm_dst_height = 0x8bc,
-                   pfm_du_dx_frac = 0x8c0, pfm_du_dx_int = 0x8c4, pfm_dv_dy_frac = 0x8c8, pfm_dv_dy_int = 0x8cc,
-                   pfm_src_x0_frac = 0x8d0, pfm_src_x0_int = 0x8d4, pfm_src_y0_frac = 0x8d8,
-                   pfm_src_y0_int = 0x8dc;
-constexpr uint32_t solid_prim_rects = 4;
-} // namespace method
+namespace method = class_902d;
 
 class TwoDEngine final : public Engine {
 public:
@@ -51,14 +39,14 @@ public:
 
   void write(uint32_t method, uint32_t value) override {
     store(method, value);
-    if (method == method::solid_prim_mode) {
+    if (method == method::render_solid_prim_mode) {
       vertices_.clear();
-    } else if (method == method::solid_prim_point_x_y) {
+    } else if (method == method::render_solid_prim_point_x_y) {
       add_vertex(extract_bits(value, 0, 16), extract_bits(value, 16, 16));
-    } else if (method >= method::solid_prim_point_set_x && method < method::solid_prim_point_set_x + 64 * 8 &&
-               (method - method::solid_prim_point_y) % 8 == 0) {
+    } else if (method >= method::render_solid_prim_point_y.offset && method < method::render_solid_prim_point_y[64] &&
+               (method - method::render_solid_prim_point_y.offset) % method::render_solid_prim_point_y.stride == 0) {
       add_vertex(reg(method - 4), value);
-    } else if (method == method::pfm_src_y0_int) {
+    } else if (method == method::pixels_from_memory_src_y0_int) {
       blit();
     }
   }
@@ -66,26 +54,26 @@ public:
 private:
   Surface surface(bool source) const {
     Surface s;
-    s.address = address_pair(source ? method::src_offset_upper : method::dst_offset_upper);
-    s.block_linear = extract_bits(reg(source ? method::src_memory_layout : method::dst_memory_layout), 0, 1) == 0;
-    s.pitch = reg(source ? method::src_pitch : method::dst_pitch);
-    const uint32_t block = reg(source ? method::src_block_size : method::dst_block_size);
+    s.address = address_pair(source ? method::set_src_offset_upper : method::set_dst_offset_upper);
+    s.block_linear = extract_bits(reg(source ? method::set_src_memory_layout : method::set_dst_memory_layout), 0, 1) == 0;
+    s.pitch = reg(source ? method::set_src_pitch : method::set_dst_pitch);
+    const uint32_t block = reg(source ? method::set_src_block_size : method::set_dst_block_size);
     s.block_height_log2 = extract_bits(block, 4, 3);
     s.block_depth_log2 = extract_bits(block, 8, 3);
     // SET_*_WIDTH counts pixels; the block-linear layout is laid out in bytes.
-    s.width = reg(source ? method::src_width : method::dst_width) *
-              color_format_bytes(reg(source ? method::src_format : method::dst_format));
-    s.height = reg(source ? method::src_height : method::dst_height);
-    s.depth = reg(source ? method::src_depth : method::dst_depth);
-    s.layer = source ? 0 : reg(method::dst_layer);
+    s.width = reg(source ? method::set_src_width : method::set_dst_width) *
+              color_format_bytes(reg(source ? method::set_src_format : method::set_dst_format));
+    s.height = reg(source ? method::set_src_height : method::set_dst_height);
+    s.depth = reg(source ? method::set_src_depth : method::set_dst_depth);
+    s.layer = source ? 0 : reg(method::set_dst_layer);
     return s;
   }
 
   void add_vertex(uint32_t x, uint32_t y) {
     vertices_.push_back({x, y});
-    if (reg(method::solid_prim_mode) != method::solid_prim_rects) {
+    if (reg(method::render_solid_prim_mode) != method::value::render_solid_prim_mode_v_rects) {
       throw Error(fmt::format("2D solid primitive mode {} is not supported (rectangles only)",
-                              reg(method::solid_prim_mode)));
+                              reg(method::render_solid_prim_mode)));
     }
     if (vertices_.size() == 2) {
       fill_rect(vertices_[0], vertices_[1]);
@@ -94,40 +82,40 @@ private:
   }
 
   void fill_rect(std::pair<uint32_t, uint32_t> a, std::pair<uint32_t, uint32_t> b) {
-    const uint32_t format = reg(method::dst_format);
+    const uint32_t format = reg(method::set_dst_format);
     const uint32_t bytes = color_format_bytes(format);
     if (bytes == 0) throw Error(fmt::format("2D destination format 0x{:x} is not supported", format));
-    if (color_format_bytes(reg(method::solid_prim_color_format)) != bytes) {
+    if (color_format_bytes(reg(method::set_render_solid_prim_color_format)) != bytes) {
       throw Error("2D solid fill colour format differs in size from the destination format");
     }
     const Surface dst = surface(false);
-    const uint32_t x0 = std::min(a.first, b.first), x1 = std::min(std::max(a.first, b.first), reg(method::dst_width));
+    const uint32_t x0 = std::min(a.first, b.first), x1 = std::min(std::max(a.first, b.first), reg(method::set_dst_width));
     const uint32_t y0 = std::min(a.second, b.second), y1 = std::min(std::max(a.second, b.second), dst.height);
     if (x0 >= x1 || y0 >= y1) return;
     if (uint64_t{x1 - x0} * bytes > max_transfer_bytes) throw Error("2D fill row is implausibly wide");
-    const uint32_t colour = reg(method::solid_prim_color);
+    const uint32_t colour = reg(method::set_render_solid_prim_color);
     std::vector<uint8_t> row(uint64_t{x1 - x0} * bytes);
     for (uint64_t i = 0; i < row.size(); ++i) row[i] = static_cast<uint8_t>(colour >> (8 * (i % bytes % 4)));
     for (uint32_t y = y0; y < y1; ++y) write_rows(gpu_, dst, x0 * bytes, y, static_cast<uint32_t>(row.size()), 1, row);
   }
 
   void blit() {
-    const uint32_t bytes = color_format_bytes(reg(method::dst_format));
-    if (bytes == 0 || color_format_bytes(reg(method::src_format)) != bytes) {
+    const uint32_t bytes = color_format_bytes(reg(method::set_dst_format));
+    if (bytes == 0 || color_format_bytes(reg(method::set_src_format)) != bytes) {
       throw Error(fmt::format("2D blit from format 0x{:x} to 0x{:x}: only same-size formats are supported",
-                              reg(method::src_format), reg(method::dst_format)));
+                              reg(method::set_src_format), reg(method::set_dst_format)));
     }
     const Surface src = surface(true), dst = surface(false);
-    const uint32_t width = reg(method::pfm_dst_width), height = reg(method::pfm_dst_height);
-    const uint32_t dst_x0 = reg(method::pfm_dst_x0), dst_y0 = reg(method::pfm_dst_y0);
+    const uint32_t width = reg(method::set_pixels_from_memory_dst_width), height = reg(method::set_pixels_from_memory_dst_height);
+    const uint32_t dst_x0 = reg(method::set_pixels_from_memory_dst_x0), dst_y0 = reg(method::set_pixels_from_memory_dst_y0);
     auto fixed = [&](uint32_t int_method, uint32_t frac_method) {
       return static_cast<int64_t>((uint64_t{reg(int_method)} << 32) | reg(frac_method));
     };
-    const int64_t du_dx = fixed(method::pfm_du_dx_int, method::pfm_du_dx_frac);
-    const int64_t dv_dy = fixed(method::pfm_dv_dy_int, method::pfm_dv_dy_frac);
-    const int64_t src_x0 = fixed(method::pfm_src_x0_int, method::pfm_src_x0_frac);
-    const int64_t src_y0 = fixed(method::pfm_src_y0_int, method::pfm_src_y0_frac);
-    const bool center = extract_bits(reg(method::sample_mode), 0, 1) == 0;
+    const int64_t du_dx = fixed(method::set_pixels_from_memory_du_dx_int, method::set_pixels_from_memory_du_dx_frac);
+    const int64_t dv_dy = fixed(method::set_pixels_from_memory_dv_dy_int, method::set_pixels_from_memory_dv_dy_frac);
+    const int64_t src_x0 = fixed(method::set_pixels_from_memory_src_x0_int, method::set_pixels_from_memory_src_x0_frac);
+    const int64_t src_y0 = fixed(method::pixels_from_memory_src_y0_int, method::set_pixels_from_memory_src_y0_frac);
+    const bool center = extract_bits(reg(method::set_pixels_from_memory_sample_mode), 0, 1) == 0;
     if (uint64_t{width} * bytes > max_transfer_bytes || uint64_t{src.width} > max_transfer_bytes ||
         uint64_t{src.pitch} > max_transfer_bytes) {
       throw Error(fmt::format("2D blit of {} pixels per row is implausibly wide", width));

@@ -5,14 +5,16 @@
 #include "runtime/base/bits.h"
 #include "runtime/base/error.h"
 #include "runtime/gpu/maxwell/classes.h"
+#include "runtime/gpu/maxwell/classes/methods_b197.h"
 #include "runtime/gpu/maxwell/gpu.h"
-#include "runtime/gpu/maxwell/methods_3d.h"
 #include "runtime/gpu/maxwell/mme/interpreter.h"
 #include "runtime/gpu/maxwell/mme/macro_registry.h"
 #include "runtime/gpu/maxwell/mme/program.h"
 #include "runtime/gpu/maxwell/reports.h"
 
 namespace kiln::maxwell {
+
+namespace m3d = class_b197;
 
 Engine3D::Engine3D(Gpu& gpu, uint32_t channel) : Engine(gpu), channel_(channel), macro_code_(mme::code_words, 0) {
   store(m3d::set_render_enable_c, 1); // rendering starts enabled (SET_RENDER_ENABLE_C MODE_TRUE), as drivers set it
@@ -21,8 +23,8 @@ Engine3D::Engine3D(Gpu& gpu, uint32_t channel) : Engine(gpu), channel_(channel),
 uint32_t Engine3D::class_id() const { return static_cast<uint32_t>(ClassId::threed); }
 
 void Engine3D::write(uint32_t method, uint32_t value) {
-  if (method >= m3d::call_mme_macro) {
-    const uint32_t index = (method - m3d::call_mme_macro) / 8;
+  if (method >= m3d::call_mme_macro.offset) {
+    const uint32_t index = (method - m3d::call_mme_macro.offset) / m3d::call_mme_macro.stride;
     if ((method & 4) == 0) { // CALL_MME_MACRO(j): a new call; its first parameter
       flush();
       pending_macro_ = PendingMacro{index, {value}};
@@ -82,7 +84,7 @@ void Engine3D::run_macro(uint32_t index, const std::vector<uint32_t>& parameters
     throw Error(fmt::format("macro {} ({}): {}", index, native ? "compiled" : "interpreted", error.message()));
   }
   if (context.parameters_missing() != 0) {
-    gpu_.report(Diagnostic{Diagnostic::Severity::warning, channel_, 0, class_id(), m3d::call_mme_macro + index * 8,
+    gpu_.report(Diagnostic{Diagnostic::Severity::warning, channel_, 0, class_id(), m3d::call_mme_macro[index],
                            fmt::format("macro {} read {} parameter(s) more than it was given (read as 0)", index,
                                        context.parameters_missing())});
   }
@@ -90,7 +92,7 @@ void Engine3D::run_macro(uint32_t index, const std::vector<uint32_t>& parameters
 
 void Engine3D::emit(uint32_t method, uint32_t value) {
   if (gpu_.tracing()) gpu_.trace(MethodTrace{channel_, 0, 0, class_id(), method, value, true});
-  if (method >= m3d::call_mme_macro) throw Error(fmt::format("a macro called macro method 0x{:04x}", method));
+  if (method >= m3d::call_mme_macro.offset) throw Error(fmt::format("a macro called macro method 0x{:04x}", method));
   write_method(method, value);
 }
 
@@ -126,9 +128,9 @@ void Engine3D::write_method(uint32_t method, uint32_t value) {
   case m3d::end: end(); return;
   case m3d::draw_vertex_array: indexed_draw_ = false; draw_count_ = value; return;
   case m3d::draw_index_buffer: indexed_draw_ = true; draw_count_ = value; return;
-  case m3d::draw_vertex_array_begin_end_first:
-  case m3d::draw_vertex_array_begin_end_subsequent:
-    instance_ = method == m3d::draw_vertex_array_begin_end_first ? 0 : instance_ + 1;
+  case m3d::draw_vertex_array_begin_end_instance_first:
+  case m3d::draw_vertex_array_begin_end_instance_subsequent:
+    instance_ = method == m3d::draw_vertex_array_begin_end_instance_first ? 0 : instance_ + 1;
     issue_draw(extract_bits(value, 28, 4), false, extract_bits(value, 0, 16), extract_bits(value, 16, 12));
     return;
   case m3d::clear_surface: clear_surface(value); return;
@@ -140,13 +142,14 @@ void Engine3D::write_method(uint32_t method, uint32_t value) {
   case m3d::draw_auto: throw Error("DRAW_AUTO (stream-output sized draws) is not implemented yet");
   default: break;
   }
-  if (method >= m3d::load_constant_buffer && method <= m3d::load_constant_buffer_last) {
+  constexpr MethodArray bind_group = m3d::bind_group_constant_buffer;
+  if (method >= m3d::load_constant_buffer[0] && method <= m3d::load_constant_buffer[15]) { // LOAD_CONSTANT_BUFFER(0..15)
     load_constant_buffer(value);
-  } else if (method >= m3d::bind_group_constant_buffer && method < m3d::bind_group_constant_buffer + 5 * m3d::bind_group_stride &&
-             (method - m3d::bind_group_constant_buffer) % m3d::bind_group_stride == 0) {
-    bind_constant_buffer((method - m3d::bind_group_constant_buffer) / m3d::bind_group_stride, value);
-  } else if (method >= m3d::draw_index_buffer32_first && method <= m3d::draw_index_buffer8_subsequent) {
-    const uint32_t form = (method - m3d::draw_index_buffer32_first) / 4; // 32/16/8 first, then 32/16/8 subsequent
+  } else if (method >= bind_group.offset && method < bind_group[shader_stage_count] &&
+             (method - bind_group.offset) % bind_group.stride == 0) {
+    bind_constant_buffer((method - bind_group.offset) / bind_group.stride, value);
+  } else if (method >= m3d::draw_index_buffer32_begin_end_instance_first && method <= m3d::draw_index_buffer8_begin_end_instance_subsequent) {
+    const uint32_t form = (method - m3d::draw_index_buffer32_begin_end_instance_first) / 4; // 32/16/8 first, then 32/16/8 subsequent
     instance_ = form < 3 ? 0 : instance_ + 1;
     issue_draw(extract_bits(value, 28, 4), true, extract_bits(value, 0, 16), extract_bits(value, 16, 12),
                4u >> (form % 3));                                      // 4, 2 or 1 bytes per index

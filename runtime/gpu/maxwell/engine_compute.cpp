@@ -7,6 +7,7 @@
 #include "runtime/base/bits.h"
 #include "runtime/base/error.h"
 #include "runtime/gpu/maxwell/classes.h"
+#include "runtime/gpu/maxwell/classes/methods_b1c0.h"
 #include "runtime/gpu/maxwell/engine.h"
 #include "runtime/gpu/maxwell/gpu.h"
 #include "runtime/gpu/maxwell/inline_upload.h"
@@ -17,10 +18,7 @@ namespace kiln::maxwell {
 
 namespace {
 
-namespace method {
-constexpr uint32_t send_pcas_a = 0x2b4, send_signaling_pcas_b = 0x2bc, sampler_pool_a = 0x155c,
-                   header_pool_a = 0x1574, program_region_a = 0x1608, report_semaphore_d = 0x1b0c;
-} // namespace method
+namespace method = class_b1c0;
 
 constexpr uint32_t qmd_words = 64;
 
@@ -40,7 +38,7 @@ public:
     store(method, value);
     if (InlineUpload::handles(method)) upload_.write(gpu_, *this, method, value);
     else if (method == method::send_signaling_pcas_b && extract_bits(value, 1, 1) != 0) launch();
-    else if (method == method::report_semaphore_d) report_semaphore(gpu_, *this, value);
+    else if (method == method::set_report_semaphore_d) report_semaphore(gpu_, *this, value);
   }
 
 private:
@@ -51,7 +49,7 @@ private:
     gpu_.memory().read(dispatch.qmd_address,
                        std::span<uint8_t>(reinterpret_cast<uint8_t*>(dispatch.qmd.data()), qmd_words * 4));
     const auto& qmd = dispatch.qmd;
-    dispatch.program_address = address_pair(method::program_region_a) + qmd_field(qmd, 287, 256);
+    dispatch.program_address = address_pair(method::set_program_region_a) + qmd_field(qmd, 287, 256);
     dispatch.grid = {static_cast<uint32_t>(qmd_field(qmd, 415, 384)), static_cast<uint32_t>(qmd_field(qmd, 431, 416)),
                      static_cast<uint32_t>(qmd_field(qmd, 447, 432))};
     dispatch.block = {static_cast<uint32_t>(qmd_field(qmd, 607, 592)), static_cast<uint32_t>(qmd_field(qmd, 623, 608)),
@@ -65,8 +63,8 @@ private:
       binding.address = (qmd_field(qmd, 967 + i * 64, 960 + i * 64) << 32) | qmd_field(qmd, 959 + i * 64, 928 + i * 64);
       binding.size = static_cast<uint32_t>(qmd_field(qmd, 991 + i * 64, 975 + i * 64));
     }
-    dispatch.texture_header_pool = address_pair(method::header_pool_a);
-    dispatch.sampler_pool = address_pair(method::sampler_pool_a);
+    dispatch.texture_header_pool = address_pair(method::set_tex_header_pool_a);
+    dispatch.sampler_pool = address_pair(method::set_tex_sampler_pool_a);
     gpu_.backend().dispatch(dispatch);
     release(qmd, 202, 736);
     release(qmd, 203, 832);

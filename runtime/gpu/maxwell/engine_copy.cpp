@@ -7,6 +7,7 @@
 #include "runtime/base/bits.h"
 #include "runtime/base/error.h"
 #include "runtime/gpu/maxwell/classes.h"
+#include "runtime/gpu/maxwell/classes/methods_b0b5.h"
 #include "runtime/gpu/maxwell/engine.h"
 #include "runtime/gpu/maxwell/gpu.h"
 #include "runtime/gpu/maxwell/semaphore.h"
@@ -16,14 +17,7 @@ namespace kiln::maxwell {
 
 namespace {
 
-namespace method {
-constexpr uint32_t semaphore_a = 0x240, semaphore_b = 0x244, semaphore_payload = 0x248, launch_dma = 0x300,
-                   offset_in_upper = 0x400, offset_out_upper = 0x408, pitch_in = 0x410, pitch_out = 0x414,
-                   line_length_in = 0x418, line_count = 0x41c, remap_const_a = 0x700, remap_const_b = 0x704,
-                   remap_components = 0x708, dst_block_size = 0x70c, dst_width = 0x710, dst_height = 0x714,
-                   dst_depth = 0x718, dst_layer = 0x71c, dst_origin = 0x720, src_block_size = 0x728,
-                   src_width = 0x72c, src_height = 0x730, src_depth = 0x734, src_layer = 0x738, src_origin = 0x73c;
-} // namespace method
+namespace method = class_b0b5;
 
 class CopyEngine final : public Engine {
 public:
@@ -41,13 +35,13 @@ private:
     s.address = address_pair(source ? method::offset_in_upper : method::offset_out_upper);
     s.block_linear = block_linear;
     s.pitch = reg(source ? method::pitch_in : method::pitch_out);
-    const uint32_t block = reg(source ? method::src_block_size : method::dst_block_size);
+    const uint32_t block = reg(source ? method::set_src_block_size : method::set_dst_block_size);
     s.block_height_log2 = extract_bits(block, 4, 4);
     s.block_depth_log2 = extract_bits(block, 8, 4);
-    s.width = reg(source ? method::src_width : method::dst_width);
-    s.height = reg(source ? method::src_height : method::dst_height);
-    s.depth = reg(source ? method::src_depth : method::dst_depth);
-    s.layer = reg(source ? method::src_layer : method::dst_layer);
+    s.width = reg(source ? method::set_src_width : method::set_dst_width);
+    s.height = reg(source ? method::set_src_height : method::set_dst_height);
+    s.depth = reg(source ? method::set_src_depth : method::set_dst_depth);
+    s.layer = reg(source ? method::set_src_layer : method::set_dst_layer);
     return s;
   }
 
@@ -63,7 +57,7 @@ private:
     const bool multi_line = extract_bits(launch, 9, 1) != 0;
     const bool remap = extract_bits(launch, 10, 1) != 0;
     if (extract_bits(launch, 12, 2) != 0) throw Error("physical-address copies are not supported (virtual only)");
-    const uint32_t components = reg(method::remap_components);
+    const uint32_t components = reg(method::set_remap_components);
     const uint32_t component_size = extract_bits(components, 16, 2) + 1;
     const uint32_t src_components = extract_bits(components, 20, 2) + 1;
     const uint32_t dst_components = extract_bits(components, 24, 2) + 1;
@@ -78,10 +72,10 @@ private:
     }
     Surface src = surface(true, src_block_linear);
     Surface dst = surface(false, dst_block_linear);
-    const uint32_t src_x = src_block_linear ? extract_bits(reg(method::src_origin), 0, 16) : 0;
-    const uint32_t src_y = src_block_linear ? extract_bits(reg(method::src_origin), 16, 16) : 0;
-    const uint32_t dst_x = dst_block_linear ? extract_bits(reg(method::dst_origin), 0, 16) : 0;
-    const uint32_t dst_y = dst_block_linear ? extract_bits(reg(method::dst_origin), 16, 16) : 0;
+    const uint32_t src_x = src_block_linear ? extract_bits(reg(method::set_src_origin), 0, 16) : 0;
+    const uint32_t src_y = src_block_linear ? extract_bits(reg(method::set_src_origin), 16, 16) : 0;
+    const uint32_t dst_x = dst_block_linear ? extract_bits(reg(method::set_dst_origin), 0, 16) : 0;
+    const uint32_t dst_y = dst_block_linear ? extract_bits(reg(method::set_dst_origin), 16, 16) : 0;
     if (!multi_line) { // one line: pitch does not matter
       src.pitch = static_cast<uint32_t>(src_row_bytes);
       dst.pitch = elements * dst_element;
@@ -103,7 +97,7 @@ private:
 
   void remap_rows(const std::vector<uint8_t>& source, std::vector<uint8_t>& result, uint64_t elements,
                   uint32_t component_size, uint32_t src_components, uint32_t dst_components, uint32_t swizzle) const {
-    const uint32_t constants[2] = {reg(method::remap_const_a), reg(method::remap_const_b)};
+    const uint32_t constants[2] = {reg(method::set_remap_const_a), reg(method::set_remap_const_b)};
     for (uint64_t e = 0; e < elements; ++e) {
       const uint8_t* in = source.data() + e * src_components * component_size;
       uint8_t* out = result.data() + e * dst_components * component_size;
@@ -126,8 +120,8 @@ private:
     const uint32_t type = extract_bits(launch, 3, 2);
     if (type == 0) return;
     if (type == 3) throw Error("LAUNCH_DMA SEMAPHORE_TYPE 3 is reserved");
-    const uint64_t address = address_pair(method::semaphore_a);
-    uint32_t payload = reg(method::semaphore_payload);
+    const uint64_t address = address_pair(method::set_semaphore_a);
+    uint32_t payload = reg(method::set_semaphore_payload);
     if (extract_bits(launch, 19, 1) != 0) { // SEMAPHORE_REDUCTION_ENABLE: IMIN IMAX IXOR IAND IOR IADD INC DEC
       static constexpr Reduction copy_reductions[] = {Reduction::min,    Reduction::max, Reduction::bit_xor,
                                                       Reduction::bit_and, Reduction::bit_or, Reduction::add,

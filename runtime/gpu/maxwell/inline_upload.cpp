@@ -4,6 +4,7 @@
 
 #include "runtime/base/bits.h"
 #include "runtime/base/error.h"
+#include "runtime/gpu/maxwell/classes/methods_a140.h"
 #include "runtime/gpu/maxwell/engine.h"
 #include "runtime/gpu/maxwell/gpu.h"
 #include "runtime/gpu/maxwell/semaphore.h"
@@ -11,13 +12,7 @@
 
 namespace kiln::maxwell {
 
-namespace method {
-constexpr uint32_t line_length_in = 0x180, line_count = 0x184, offset_out_upper = 0x188, offset_out = 0x18c,
-                   pitch_out = 0x190, dst_block_size = 0x194, dst_width = 0x198, dst_height = 0x19c,
-                   dst_depth = 0x1a0, dst_layer = 0x1a4, dst_origin_x = 0x1a8, dst_origin_y = 0x1ac,
-                   launch_dma = 0x1b0, load_inline_data = 0x1b4, semaphore_a = 0x1dc, semaphore_b = 0x1e0,
-                   semaphore_c = 0x1e4;
-} // namespace method
+namespace method = class_a140;
 
 void InlineUpload::write(Gpu& gpu, const Engine& engine, uint32_t method, uint32_t value) {
   if (method == method::launch_dma) {
@@ -42,21 +37,21 @@ void InlineUpload::finish(Gpu& gpu, const Engine& engine) {
   surface.address = (uint64_t{engine.reg(method::offset_out_upper) & 0xff} << 32) | engine.reg(method::offset_out);
   surface.block_linear = extract_bits(launch, 0, 1) == 0; // DST_MEMORY_LAYOUT: 0 BLOCKLINEAR, 1 PITCH
   surface.pitch = engine.reg(method::pitch_out);
-  const uint32_t block = engine.reg(method::dst_block_size);
+  const uint32_t block = engine.reg(method::set_dst_block_size);
   surface.block_height_log2 = extract_bits(block, 4, 4);
   surface.block_depth_log2 = extract_bits(block, 8, 4);
-  surface.width = engine.reg(method::dst_width);
-  surface.height = engine.reg(method::dst_height);
-  surface.depth = engine.reg(method::dst_depth);
-  surface.layer = engine.reg(method::dst_layer);
-  const uint32_t x = surface.block_linear ? engine.reg(method::dst_origin_x) : 0;
-  const uint32_t y = surface.block_linear ? engine.reg(method::dst_origin_y) : 0;
+  surface.width = engine.reg(method::set_dst_width);
+  surface.height = engine.reg(method::set_dst_height);
+  surface.depth = engine.reg(method::set_dst_depth);
+  surface.layer = engine.reg(method::set_dst_layer);
+  const uint32_t x = surface.block_linear ? engine.reg(method::set_dst_origin_bytes_x) : 0;
+  const uint32_t y = surface.block_linear ? engine.reg(method::set_dst_origin_samples_y) : 0;
   expected_bytes_ = 0;
   if (!data_.empty()) write_rows(gpu, surface, x, y, line_length, lines, data_);
   data_.clear();
   if (extract_bits(launch, 4, 2) == 2) { // COMPLETION_TYPE_RELEASE_SEMAPHORE
-    const uint64_t address = (uint64_t{engine.reg(method::semaphore_a) & 0xff} << 32) | engine.reg(method::semaphore_b);
-    uint32_t payload = engine.reg(method::semaphore_c);
+    const uint64_t address = (uint64_t{engine.reg(method::set_i2m_semaphore_a) & 0xff} << 32) | engine.reg(method::set_i2m_semaphore_b);
+    uint32_t payload = engine.reg(method::set_i2m_semaphore_c);
     if (extract_bits(launch, 1, 1) != 0) { // REDUCTION_ENABLE; REDUCTION_FORMAT 0 unsigned, 1 signed
       const auto op = static_cast<Reduction>(extract_bits(launch, 13, 3));
       payload = reduce(op, extract_bits(launch, 2, 2) == 1, gpu.memory().read_u32(address), payload);

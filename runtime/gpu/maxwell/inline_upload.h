@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "runtime/gpu/maxwell/classes/methods_a140.h"
+
 namespace kiln::maxwell {
 
 class Engine;
@@ -11,8 +13,8 @@ class Gpu;
 
 class InlineUpload {
 public:
-  static constexpr uint32_t first_method = 0x180;
-  static constexpr uint32_t last_method = 0x1e4;
+  static constexpr uint32_t first_method = class_a140::line_length_in;
+  static constexpr uint32_t last_method = class_a140::set_i2m_semaphore_c;
   static bool handles(uint32_t method) { return method >= first_method && method <= last_method; }
 
   /// Called after the engine stored the method in its register file.

@@ -4,6 +4,7 @@
 
 #include "runtime/base/bits.h"
 #include "runtime/base/error.h"
+#include "runtime/gpu/maxwell/classes/methods_b197.h"
 #include "runtime/gpu/maxwell/engine.h"
 #include "runtime/gpu/maxwell/gpu.h"
 #include "runtime/gpu/maxwell/semaphore.h"
@@ -11,13 +12,14 @@
 namespace kiln::maxwell {
 
 namespace {
-constexpr uint32_t report_semaphore_a = 0x1b00, report_semaphore_c = 0x1b08;
 constexpr uint32_t report_none = 0x00, report_zpass_pixel_count = 0x02, report_zpass_pixel_count64 = 0x15;
 } // namespace
 
 void report_semaphore(Gpu& gpu, const Engine& engine, uint32_t value) {
-  const uint64_t address = (uint64_t{engine.reg(report_semaphore_a) & 0xff} << 32) | engine.reg(report_semaphore_a + 4);
-  const uint32_t payload = engine.reg(report_semaphore_c);
+  // SET_REPORT_SEMAPHORE_A..D sit at the same offsets in the 3D and compute classes.
+  const uint64_t address = (uint64_t{engine.reg(class_b197::set_report_semaphore_a) & 0xff} << 32) |
+                           engine.reg(class_b197::set_report_semaphore_b);
+  const uint32_t payload = engine.reg(class_b197::set_report_semaphore_c);
   const uint32_t operation = extract_bits(value, 0, 2);
   const bool one_word = extract_bits(value, 28, 1) != 0; // STRUCTURE_SIZE
   AddressSpace& memory = gpu.memory();

@@ -2,6 +2,7 @@
 
 #include <bit>
 
+#include "runtime/gpu/maxwell/classes/methods_b197.h"
 #include "runtime/gpu/maxwell/gpu.h"
 #include "runtime/gpu/maxwell/stream_builder.h"
 
@@ -29,13 +30,13 @@ uint64_t submit_synthetic_frame(Gpu& gpu, const SyntheticFrameOptions& options) 
   StreamBuilder s;
   s.bind(0, ClassId::threed).bind(4, ClassId::copy);
   const uint32_t draw_macro[] = {
-      add_immediate(move_set_method, 0, 0, 0x1618 >> 2), // BEGIN
+      add_immediate(move_set_method, 0, 0, class_b197::begin >> 2),
       add_immediate(move_send, 0, 0, 4),                 // triangles
       add_immediate(fetch, 2, 0, 0),                     // r2 = first vertex
-      add_immediate(move_set_method, 0, 0, 0x0d74 >> 2 | 0x1000), // SET_VERTEX_ARRAY_START, increment 1
+      add_immediate(move_set_method, 0, 0, class_b197::set_vertex_array_start >> 2 | 0x1000), // increment 1
       add_immediate(move_send, 0, 2, 0),                 // first
       add_immediate(move_send, 0, 1, 0),                 // DRAW_VERTEX_ARRAY = count
-      add_immediate(move_set_method, 0, 0, 0x1614 >> 2), // END
+      add_immediate(move_set_method, 0, 0, class_b197::end >> 2),
       add_immediate(move_send, 0, 0, 0) | exit_flag,
       add_immediate(move, 0, 0, 0)};
   s.upload_macro(0, 1, 0, draw_macro);

@@ -6,11 +6,13 @@
 #include <random>
 
 #include "runtime/base/error.h"
-#include "runtime/gpu/textures/compute/compute_swizzle.h"
 #include "runtime/gpu/vulkan/memory.h"
+#include "runtime/gpu/vulkan/swizzle/compute_swizzle.h"
 
 using namespace kiln;
 using namespace kiln::textures;
+using kiln::vulkan::ComputeSwizzler;
+using kiln::vulkan::GpuSurfaceBuffers;
 
 namespace {
 

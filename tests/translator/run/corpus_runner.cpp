@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "runtime/base/error.h"
-#include "runtime/gpu/compute/compute_dispatch.h"
+#include "tests/gpu/compute/compute_dispatch.h"
 #include "translator/sass/sm86/constant_buffer.h"
 #include "translator/sass/sm86/lower.h"
 #include "translator/spirv/emit_compute.h"

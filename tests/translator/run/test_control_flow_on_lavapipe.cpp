@@ -5,7 +5,7 @@
 #include <cstring>
 #include <random>
 
-#include "runtime/gpu/compute/compute_dispatch.h"
+#include "tests/gpu/compute/compute_dispatch.h"
 #include "translator/ir/builder.h"
 #include "translator/ir/passes.h"
 #include "translator/spirv/emit_compute.h"

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "runtime/gpu/compute/compute_dispatch.h"
+#include "tests/gpu/compute/compute_dispatch.h"
 #include "tests/translator/run/op_kernels.h"
 #include "translator/ir/passes.h"
 #include "translator/spirv/emit_compute.h"

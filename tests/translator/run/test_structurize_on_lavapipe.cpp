@@ -6,7 +6,7 @@
 #include <random>
 
 #include "runtime/base/error.h"
-#include "runtime/gpu/compute/compute_dispatch.h"
+#include "tests/gpu/compute/compute_dispatch.h"
 #include "translator/ir/builder.h"
 #include "translator/ir/passes.h"
 #include "translator/ir/structurize.h"

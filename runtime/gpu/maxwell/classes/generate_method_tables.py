@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
-"""Regenerates the method name tables (*.inc) from NVIDIA open-gpu-doc class headers.
+"""Regenerates the method tables of each class from NVIDIA open-gpu-doc class headers.
 
 usage: generate_method_tables.py OPEN_GPU_DOC_CHECKOUT
-Each table row is {name, offset, count, stride}: a method or method array of the class. Array lengths are not
-in the headers; they are taken as the distance to the next method that is not part of the same array family.
+For each class it writes two files from one parse of the header:
+  methods_<class>.inc  rows {name, offset, count, stride} (method names for describe/dump and name lookups),
+  methods_<class>.h    the same methods as named constexpr offsets (arrays as MethodArray) in namespace
+                       kiln::maxwell::class_<class>, the bit fields of their data words (field::, as BitField) and the
+                       named field values (value::).
+Array lengths are not in the headers; they are taken as the distance to the next method that is not part of the
+same array family.
 """
 import pathlib
 import re
@@ -17,19 +22,37 @@ CLASSES = {
     "902d": ("classes/twod/cl902d.h", "NV902D_"),
     "b06f": ("classes/host/clb06f.h", "NVB06F_"),
 }
+# Methods of the Tegra host classes that B06F lacks; they go into the b06f header only (the .inc stays the
+# header's own table; classes.cpp appends these rows from the header's constants).
+EXTRA_METHODS = {"b06f": ("classes/host/cla26f.h", "NVA26F_", ("SYNCPOINTA", "SYNCPOINTB"))}
 
 SCALAR = re.compile(r"^#define (\w+)\s+\(?(0x[0-9a-fA-F]+)\)?\s*$")
 ARRAY = re.compile(r"^#define (\w+)\((\w)\)\s+\((0x[0-9a-fA-F]+)\+\(\w\)\*(\d+)\)\s*$")
-FIELD = re.compile(r"^#define (\w+)\s+\d+:\d+\s*$")
+FIELD = re.compile(r"^#define (\w+)\s+(\d+):(\d+)\s*$")
 ARRAY2 = re.compile(r"^#define (\w+)\(i,j\)\s+\((0x[0-9a-fA-F]+)\+\(i\)\*(\d+)\+\(j\)\*(\d+)\)\s*$")
+CPP_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
+char32_t class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield
+decltype default delete do double dynamic_cast else enum explicit export extern false float for friend goto if
+inline int long mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public
+register reinterpret_cast requires return short signed sizeof static static_assert static_cast struct switch
+template this thread_local throw true try typedef typeid typename union unsigned using virtual void volatile
+wchar_t while xor xor_eq""".split())
 
 
 def parse(path, prefix):
+    """Returns (methods, arrays, fields): methods as [name, offset, count, stride, outer], the names of those
+    defined as arrays, and fields as [name, low_bit, width, [(value_name, value), ...]]."""
     methods = []
+    fields = []
     field = None  # the last bit-range field (NAME_FIELD hi:lo); its values (NAME_FIELD_VALUE 0x...) follow it
     for line in path.read_text().splitlines():
         if m := FIELD.match(line):
             field = m.group(1)
+            high, low = int(m.group(2)), int(m.group(3))
+            short_field = field[len(prefix):]
+            # Pushbuffer entry formats (DMA_*) are no method's fields; kiln decodes those in pushbuffer.cpp.
+            if field.startswith(prefix) and not short_field.startswith("DMA_") and "_DMA_" not in field:
+                fields.append([field[len(prefix):], low, high - low + 1, []])
             continue
         if m := ARRAY2.match(line):
             name, base, outer, inner = m.group(1), int(m.group(2), 16), int(m.group(3)), int(m.group(4))
@@ -43,6 +66,8 @@ def parse(path, prefix):
             # Field values share the #define form: they are named after the field just before them. (A test on
             # method-name prefixes would drop methods such as SET_DA_PRIMITIVE_RESTART_INDEX.)
             if field and name.startswith(field + "_"):
+                if fields and fields[-1][0] == field[len(prefix):]:
+                    fields[-1][3].append((name[len(field) + 1:], value))
                 continue
             field = None
             if not name.startswith(prefix) or value % 4 or value >= 0x4000 or "_DMA_" in name or short.startswith("DMA_"):
@@ -50,7 +75,7 @@ def parse(path, prefix):
             if short.startswith("GP_ENTRY"):
                 continue
             methods.append([short, value, 1, 4, None])
-    offsets = sorted(set(m[1] for m in methods if m[2] == 1))
+    arrays = {m[0] for m in methods if m[2] is None}
     for method in methods:
         if method[2] is not None:
             continue
@@ -65,19 +90,82 @@ def parse(path, prefix):
                  and not (m[2] is None and m[3] == stride and abs(m[1] - base) < stride)]
         end = min(later) if later else 0x4000
         method[2] = max(1, (end - family_start + stride - 1) // stride)
-    return sorted(methods, key=lambda m: m[1])
+    return sorted(methods, key=lambda m: m[1]), arrays, fields
+
+
+def identifier(name, where):
+    result = name.lower()
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", result) or result in CPP_KEYWORDS:
+        result += "_"
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", result):
+        sys.exit(f"{where}: {name!r} is no C++ identifier")
+    return result
+
+
+def unique(names, where):
+    seen = set()
+    for name in names:
+        if name in seen:
+            sys.exit(f"{where}: {name} is defined twice")
+        seen.add(name)
+
+
+def header(class_name, relative, methods, arrays, fields, extras):
+    out = [f"// Generated by generate_method_tables.py from open-gpu-doc {relative}; do not edit.",
+           "// Method byte offsets (arrays: element i at offset + i * stride), the bit fields of their data words",
+           "// and the named field values.",
+           "#pragma once",
+           "#include \"runtime/gpu/maxwell/classes/method_layout.h\"",
+           "",
+           f"namespace kiln::maxwell::class_{class_name} {{",
+           ""]
+    names = []
+    for name, base, count, stride, _ in methods:
+        ident = identifier(name, relative)
+        names.append(ident)
+        if name not in arrays:
+            out.append(f"inline constexpr uint32_t {ident} = 0x{base:04x};")
+        else:
+            out.append(f"inline constexpr MethodArray {ident}{{0x{base:04x}, {stride}}};")
+    for extra_relative, name, base in extras:
+        ident = identifier(name, extra_relative)
+        names.append(ident)
+        out.append(f"inline constexpr uint32_t {ident} = 0x{base:04x}; // {extra_relative}")
+    unique(names, relative)
+    out += ["", "namespace field {"]
+    unique([identifier(f[0], relative) for f in fields], relative)
+    for name, low, width, _ in fields:
+        out.append(f"inline constexpr BitField {identifier(name, relative)}{{{low}, {width}}};")
+    out += ["} // namespace field", "", "namespace value {"]
+    value_names = []
+    for name, _, _, values in fields:
+        for value_name, value in values:
+            ident = identifier(f"{name}_{value_name}", relative)
+            value_names.append(ident)
+            out.append(f"inline constexpr uint32_t {ident} = 0x{value:x};")
+    unique(value_names, relative)
+    out += ["} // namespace value", "", f"}} // namespace kiln::maxwell::class_{class_name}", ""]
+    return "\n".join(out)
 
 
 def main():
     root = pathlib.Path(sys.argv[1])
     out_dir = pathlib.Path(__file__).resolve().parent
     for class_name, (relative, prefix) in CLASSES.items():
-        methods = parse(root / relative, prefix)
+        methods, arrays, fields = parse(root / relative, prefix)
         lines = [f"// Generated by generate_method_tables.py from open-gpu-doc {relative}; do not edit.",
                  "// {name, offset, count, stride}"]
         for name, base, count, stride, _ in methods:
             lines.append(f'{{"{name}", 0x{base:04x}, {count}, {stride}}},')
         (out_dir / f"methods_{class_name}.inc").write_text("\n".join(lines) + "\n")
+        extras = []
+        if class_name in EXTRA_METHODS:
+            extra_relative, extra_prefix, wanted = EXTRA_METHODS[class_name]
+            extra_methods, _, _ = parse(root / extra_relative, extra_prefix)
+            extras = [(extra_relative, m[0], m[1]) for m in extra_methods if m[0] in wanted]
+            if len(extras) != len(wanted):
+                sys.exit(f"{extra_relative}: expected {wanted}")
+        (out_dir / f"methods_{class_name}.h").write_text(header(class_name, relative, methods, arrays, fields, extras))
 
 
 if __name__ == "__main__":

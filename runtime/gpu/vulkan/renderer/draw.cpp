@@ -9,6 +9,7 @@
 
 #include "runtime/base/error.h"
 #include "runtime/base/hash.h"
+#include "runtime/gpu/maxwell/classes/methods_b197.h"
 #include "runtime/gpu/vulkan/renderer/fixed_function.h"
 #include "runtime/gpu/vulkan/renderer/formats.h"
 #include "runtime/gpu/vulkan/renderer/renderer_state.h"
@@ -19,9 +20,7 @@ namespace {
 
 constexpr uint64_t kSelfBranch = 0xe2400fffff87000f; // BRA to itself: what drivers place after a program's EXIT
 constexpr size_t kMaxProgramWords = 1 << 16;
-constexpr uint32_t kRestartIndex = 0x1648;           // SET_DA_PRIMITIVE_RESTART_INDEX
 constexpr uint32_t kViewportIndexAttribute = 0x68; // a[0x68]: the output viewport index (SPH OMAP)
-constexpr uint32_t kZpassPixelCount = 0x1514;        // SET_ZPASS_PIXEL_COUNT: ENABLE (bit 0) counts the draw's samples
 
 /// The program at `address`: its SPH, then code groups up to and including the group holding the closing
 /// self-branch, or up to the first all-zero group.
@@ -202,7 +201,7 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   const bool use_indices = indexed || plan.convert != TopologyPlan::Convert::none;
   description.primitive_restart = indexed && fixed.primitive_restart && plan.strip_or_fan;
   if (description.primitive_restart) {
-    const uint32_t restart = fixed_value(draw, kRestartIndex);
+    const uint32_t restart = fixed_value(draw, maxwell::class_b197::set_da_primitive_restart_index);
     for (uint32_t& index : indices) index = index == restart ? UINT32_MAX : index;
   }
   indices = convert_topology(indices, plan.convert);
@@ -356,7 +355,8 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   if (!vertex_buffers.empty()) commands.bindVertexBuffers(0, vertex_buffers, vertex_offsets);
   commands.setViewport(0, viewports);
   commands.setScissor(0, scissors);
-  const std::optional<uint32_t> query = (fixed_value(draw, kZpassPixelCount) & 1) ? begin_sample_query(b) : std::nullopt;
+  const bool counts_samples = (fixed_value(draw, maxwell::class_b197::set_zpass_pixel_count) & 1) != 0; // ENABLE
+  const std::optional<uint32_t> query = counts_samples ? begin_sample_query(b) : std::nullopt;
   if (use_indices) {
     commands.bindIndexBuffer(index_slice->buffer, index_slice->offset, vk::IndexType::eUint32);
     commands.drawIndexed(static_cast<uint32_t>(indices.size()), 1, 0, indexed ? static_cast<int32_t>(draw.base_vertex) : 0, 0);

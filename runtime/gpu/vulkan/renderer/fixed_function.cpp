@@ -7,25 +7,13 @@
 
 #include "runtime/base/bits.h"
 #include "runtime/base/error.h"
+#include "runtime/gpu/maxwell/classes/methods_b197.h"
 
 namespace kiln::vulkan {
 namespace {
 
-// Method offsets (clb197.h).
-constexpr uint32_t kViewportZClip = 0x0d7c, kFrontPolygonMode = 0x0dac, kPolyOffsetFill = 0x0dc8,
-                   kBackStencilFuncRef = 0x0f54, kBackStencilMask = 0x0f58, kBackStencilFuncMask = 0x0f5c,
-                   kSingleCtWriteControl = 0x0f90, kDepthTest = 0x12cc, kBlendStatePerTarget = 0x12e4,
-                   kDepthWrite = 0x12e8, kDepthFunc = 0x130c, kBlendConstRed = 0x131c,
-                   kBlendSeparateForAlpha = 0x133c, kBlendColorOp = 0x1340, kBlendColorSource = 0x1344,
-                   kBlendColorDest = 0x1348, kBlendAlphaOp = 0x134c, kBlendAlphaSource = 0x1350,
-                   kBlendAlphaDest = 0x1358, kBlend = 0x1360, kStencilTest = 0x1380, kStencilOpFail = 0x1384,
-                   kStencilOpZFail = 0x1388, kStencilOpZPass = 0x138c, kStencilFunc = 0x1390,
-                   kStencilFuncRef = 0x1394, kStencilFuncMask = 0x1398, kStencilMask = 0x139c,
-                   kWindowOrigin = 0x13ac, kSlopeScaleDepthBias = 0x156c, kTwoSidedStencil = 0x1594,
-                   kBackStencilOpFail = 0x1598, kBackStencilOpZFail = 0x159c, kBackStencilOpZPass = 0x15a0,
-                   kBackStencilFunc = 0x15a4, kDepthBias = 0x15bc, kPrimitiveRestart = 0x1644,
-                   kDepthBiasClamp = 0x187c, kCull = 0x1918, kFrontFace = 0x191c, kCullFace = 0x1920,
-                   kCtWrite = 0x1a00, kBlendPerTarget = 0x1e00, kProvokingVertex = 0x1684;
+namespace m3d = maxwell::class_b197;
+using maxwell::MethodArray;
 
 [[noreturn]] void bad(uint32_t method, uint32_t value, const char* what) {
   throw Error(fmt::format("3D method {:#06x} = {:#x} is not a known {}", method, value, what));
@@ -109,37 +97,48 @@ FixedFunctionState decode_fixed_function(const maxwell::DrawSnapshot& draw, uint
   auto v = [&](uint32_t method) { return fixed_value(draw, method); };
   auto f = [&](uint32_t method) { return std::bit_cast<float>(v(method)); };
   FixedFunctionState state;
-  const bool per_target = (v(kBlendStatePerTarget) & 1) != 0;
-  const bool shared_mask = (v(kSingleCtWriteControl) & 1) != 0;
+  const bool per_target = (v(m3d::set_blend_state_per_target) & 1) != 0;
+  const bool shared_mask = (v(m3d::set_single_ct_write_control) & 1) != 0;
   for (uint32_t k = 0; k < attachment_count; ++k) {
     FixedFunctionState::Blend& blend = state.blend[k];
-    const uint32_t mask = v(kCtWrite + 4 * (shared_mask ? 0 : k)); // SET_CT_WRITE: R 0, G 4, B 8, A 12
+    const uint32_t mask = v(m3d::set_ct_write[shared_mask ? 0 : k]); // SET_CT_WRITE: R 0, G 4, B 8, A 12
     blend.write_mask = extract_bits(mask, 0, 1) | extract_bits(mask, 4, 1) << 1 | extract_bits(mask, 8, 1) << 2 |
                        extract_bits(mask, 12, 1) << 3;
-    blend.enable = v(kBlend + 4 * k) & 1;
+    blend.enable = v(m3d::set_blend[k]) & 1;
     if (!blend.enable) continue;
-    const uint32_t base = per_target ? kBlendPerTarget + 32 * k : 0;
-    auto reg = [&](uint32_t common, uint32_t offset) { return per_target ? base + offset : common; };
-    const bool separate = (v(reg(kBlendSeparateForAlpha, 0x00)) & 1) != 0;
-    blend.color_op = u(blend_op(reg(kBlendColorOp, 0x04), v(reg(kBlendColorOp, 0x04))));
-    blend.color_source = u(blend_factor(reg(kBlendColorSource, 0x08), v(reg(kBlendColorSource, 0x08))));
-    blend.color_dest = u(blend_factor(reg(kBlendColorDest, 0x0c), v(reg(kBlendColorDest, 0x0c))));
+    // SET_BLEND_* for every target, or SET_BLEND_PER_TARGET_*(k) when blend state is per target.
+    auto reg = [&](uint32_t common, MethodArray of_target) { return per_target ? of_target[k] : common; };
+    const uint32_t separate_method =
+        reg(m3d::set_blend_separate_for_alpha, m3d::set_blend_per_target_separate_for_alpha);
+    const uint32_t color_op = reg(m3d::set_blend_color_op, m3d::set_blend_per_target_color_op);
+    const uint32_t color_source = reg(m3d::set_blend_color_source_coeff, m3d::set_blend_per_target_color_source_coeff);
+    const uint32_t color_dest = reg(m3d::set_blend_color_dest_coeff, m3d::set_blend_per_target_color_dest_coeff);
+    const bool separate = (v(separate_method) & 1) != 0;
+    blend.color_op = u(blend_op(color_op, v(color_op)));
+    blend.color_source = u(blend_factor(color_source, v(color_source)));
+    blend.color_dest = u(blend_factor(color_dest, v(color_dest)));
     if (separate) {
-      blend.alpha_op = u(blend_op(reg(kBlendAlphaOp, 0x10), v(reg(kBlendAlphaOp, 0x10))));
-      blend.alpha_source = u(blend_factor(reg(kBlendAlphaSource, 0x14), v(reg(kBlendAlphaSource, 0x14))));
-      blend.alpha_dest = u(blend_factor(reg(kBlendAlphaDest, 0x18), v(reg(kBlendAlphaDest, 0x18))));
+      const uint32_t alpha_op = reg(m3d::set_blend_alpha_op, m3d::set_blend_per_target_alpha_op);
+      const uint32_t alpha_source =
+          reg(m3d::set_blend_alpha_source_coeff, m3d::set_blend_per_target_alpha_source_coeff);
+      const uint32_t alpha_dest = reg(m3d::set_blend_alpha_dest_coeff, m3d::set_blend_per_target_alpha_dest_coeff);
+      blend.alpha_op = u(blend_op(alpha_op, v(alpha_op)));
+      blend.alpha_source = u(blend_factor(alpha_source, v(alpha_source)));
+      blend.alpha_dest = u(blend_factor(alpha_dest, v(alpha_dest)));
     } else {
       blend.alpha_op = blend.color_op;
       blend.alpha_source = blend.color_source;
       blend.alpha_dest = blend.color_dest;
     }
   }
-  for (uint32_t c = 0; c < 4; ++c) state.blend_constants[c] = f(kBlendConstRed + 4 * c);
+  const uint32_t blend_constants[] = {m3d::set_blend_const_red, m3d::set_blend_const_green, m3d::set_blend_const_blue,
+                                      m3d::set_blend_const_alpha};
+  for (uint32_t c = 0; c < 4; ++c) state.blend_constants[c] = f(blend_constants[c]);
 
-  state.depth_test = v(kDepthTest) & 1;
-  state.depth_write = v(kDepthWrite) & 1;
-  state.depth_compare = state.depth_test ? u(compare_op(v(kDepthFunc))) : 0;
-  state.stencil_test = v(kStencilTest) & 1;
+  state.depth_test = v(m3d::set_depth_test) & 1;
+  state.depth_write = v(m3d::set_depth_write) & 1;
+  state.depth_compare = state.depth_test ? u(compare_op(v(m3d::set_depth_func))) : 0;
+  state.stencil_test = v(m3d::set_stencil_test) & 1;
   if (state.stencil_test) {
     auto side = [&](uint32_t fail, uint32_t zfail, uint32_t zpass, uint32_t func, uint32_t ref, uint32_t func_mask,
                     uint32_t mask) {
@@ -153,42 +152,42 @@ FixedFunctionState decode_fixed_function(const maxwell::DrawSnapshot& draw, uint
       s.write_mask = v(mask) & 0xff;
       return s;
     };
-    state.front = side(kStencilOpFail, kStencilOpZFail, kStencilOpZPass, kStencilFunc, kStencilFuncRef, kStencilFuncMask, kStencilMask);
-    state.back = (v(kTwoSidedStencil) & 1)
-                     ? side(kBackStencilOpFail, kBackStencilOpZFail, kBackStencilOpZPass, kBackStencilFunc, kBackStencilFuncRef,
-                            kBackStencilFuncMask, kBackStencilMask)
+    state.front = side(m3d::set_stencil_op_fail, m3d::set_stencil_op_zfail, m3d::set_stencil_op_zpass, m3d::set_stencil_func, m3d::set_stencil_func_ref, m3d::set_stencil_func_mask, m3d::set_stencil_mask);
+    state.back = (v(m3d::set_two_sided_stencil_test) & 1)
+                     ? side(m3d::set_back_stencil_op_fail, m3d::set_back_stencil_op_zfail, m3d::set_back_stencil_op_zpass, m3d::set_back_stencil_func, m3d::set_back_stencil_func_ref,
+                            m3d::set_back_stencil_func_mask, m3d::set_back_stencil_mask)
                      : state.front;
   }
 
-  if (v(kCull) & 1) {
-    switch (v(kCullFace)) {
+  if (v(m3d::ogl_set_cull) & 1) {
+    switch (v(m3d::ogl_set_cull_face)) {
     case 0x404: state.cull_mode = u(vk::CullModeFlagBits::eFront); break;
     case 0x405: case 0: state.cull_mode = u(vk::CullModeFlagBits::eBack); break;
     case 0x408: state.cull_mode = u(vk::CullModeFlagBits::eFrontAndBack); break;
-    default: bad(kCullFace, v(kCullFace), "cull face");
+    default: bad(m3d::ogl_set_cull_face, v(m3d::ogl_set_cull_face), "cull face");
     }
   }
-  state.lower_left_origin = v(kWindowOrigin) & 1;
+  state.lower_left_origin = v(m3d::set_window_origin) & 1;
   // OGL_SET_FRONT_FACE: 0x900 CW, 0x901 CCW (GL's default when never written), meant as GL means it: winding in
   // y-up window space, kept under an upper-left origin (GL reverses the area's sign there). Vulkan's facing
   // formula carries a minus sign for its y-down framebuffer, which the lower-left case's flipped viewport
   // cancels; with an upper-left origin nothing flips, so the winding is reversed.
-  const bool counter_clockwise = v(kFrontFace) != 0x900;
+  const bool counter_clockwise = v(m3d::ogl_set_front_face) != 0x900;
   state.front_face = u(counter_clockwise != (state.lower_left_origin == 0) ? vk::FrontFace::eCounterClockwise : vk::FrontFace::eClockwise);
-  switch (v(kFrontPolygonMode)) {
+  switch (v(m3d::set_front_polygon_mode)) {
   case 0x1b00: state.polygon_mode = u(vk::PolygonMode::ePoint); break;
   case 0x1b01: state.polygon_mode = u(vk::PolygonMode::eLine); break;
   default: state.polygon_mode = u(vk::PolygonMode::eFill); break;
   }
-  state.depth_bias_enable = v(kPolyOffsetFill) & 1;
+  state.depth_bias_enable = v(m3d::set_poly_offset_fill) & 1;
   if (state.depth_bias_enable) {
-    state.depth_bias_constant = f(kDepthBias) / 2.0f; // the register holds twice the API units (seed 002 §1.7)
-    state.depth_bias_slope = f(kSlopeScaleDepthBias);
-    state.depth_bias_clamp = f(kDepthBiasClamp);
+    state.depth_bias_constant = f(m3d::set_depth_bias) / 2.0f; // the register holds twice the API units (seed 002 §1.7)
+    state.depth_bias_slope = f(m3d::set_slope_scale_depth_bias);
+    state.depth_bias_clamp = f(m3d::set_depth_bias_clamp);
   }
-  state.negative_one_to_one = (v(kViewportZClip) & 1) == 0; // RANGE_NEGATIVE_W_TO_POSITIVE_W
-  state.primitive_restart = v(kPrimitiveRestart) & 1;
-  state.provoking_last = v(kProvokingVertex) & 1;
+  state.negative_one_to_one = (v(m3d::set_viewport_z_clip) & 1) == 0; // RANGE_NEGATIVE_W_TO_POSITIVE_W
+  state.primitive_restart = v(m3d::set_da_primitive_restart) & 1;
+  state.provoking_last = v(m3d::set_provoking_vertex) & 1;
   return state;
 }
 

@@ -1,4 +1,4 @@
-#include "runtime/gpu/compute/compute_dispatch.h"
+#include "tests/gpu/compute/compute_dispatch.h"
 
 #include <cstring>
 

@@ -1,11 +1,18 @@
-#include "runtime/gpu/textures/compute/compute_swizzle.h"
+#include "runtime/gpu/vulkan/swizzle/compute_swizzle.h"
 
 #include <fmt/format.h>
 
 #include "blocklinear_copy.comp.h"
 #include "runtime/base/error.h"
 
-namespace kiln::textures {
+namespace kiln::vulkan {
+
+using textures::LevelLayout;
+using textures::LinearImage;
+using textures::Region;
+using textures::SurfaceLayout;
+using textures::CopyPlan;
+using textures::Tiling;
 namespace {
 
 constexpr uint32_t sets_per_pool = 64;
@@ -29,7 +36,7 @@ uint32_t checked_word(const SurfaceLayout& layout, uint64_t bytes, const char* w
 
 } // namespace
 
-ComputeSwizzler::ComputeSwizzler(const vulkan::Context& context) : context_(context) {
+ComputeSwizzler::ComputeSwizzler(const Context& context) : context_(context) {
   const vk::Device device = context.device();
   const vk::DescriptorSetLayoutBinding bindings[] = {
       {0, vk::DescriptorType::eStorageBuffer, 1, vk::ShaderStageFlagBits::eCompute},
@@ -119,4 +126,4 @@ void ComputeSwizzler::record(vk::CommandBuffer commands, const SurfaceLayout& la
   commands.dispatch(groups_x, region.height, region.depth);
 }
 
-} // namespace kiln::textures
+} // namespace kiln::vulkan

@@ -42,6 +42,7 @@ private:
   void emit_inst(ir::ValueId id);
   uint32_t emit_arith(const ir::Inst& inst);
   uint32_t emit_float_min_max(const ir::Inst& inst);
+  uint32_t emit_f64_rounding(ir::Op op, uint32_t x);
   uint32_t emit_convert(const ir::Inst& inst);
   uint32_t emit_float_to_int(const ir::Inst& inst);
   uint32_t emit_shift(const ir::Inst& inst);

@@ -171,6 +171,12 @@ uint32_t ComputeEmitter::emit_arith(const ir::Inst& inst) {
     const uint32_t quotient = binary(spv::Op::OpFDiv, type, one, a);
     return quotient;
   }
+  case Op::FFloor:
+  case Op::FCeil:
+  case Op::FTrunc:
+  case Op::FRoundEven:
+    if (width == 64) return emit_f64_rounding(inst.op, a);
+    return builder_.ext(type, *glsl_instruction(inst.op), {a});
   case Op::ZExt:
   case Op::SExt:
   case Op::Trunc:
@@ -196,6 +202,47 @@ uint32_t ComputeEmitter::emit_arith(const ir::Inst& inst) {
     return result;
   }
   throw Error(fmt::format("SPIR-V backend: no lowering for IR op {}", ir::op_name(inst.op)));
+}
+
+uint32_t ComputeEmitter::emit_f64_rounding(ir::Op op, uint32_t x) {
+  // llvmpipe's f64 Trunc/RoundEven are wrong on some x86 hosts (seen on an AVX2 AMD EPYC: +0 for inputs in
+  // (-1, 0), the input itself for large ones), and it folds an f64 -> i64 -> f64 round trip back into its Trunc,
+  // so truncation is done on the bits: clear the fraction bits below the exponent's integer position.
+  const uint32_t f64 = type_of(ir::Type::F64);
+  const uint32_t u64 = type_of(ir::Type::U64);
+  const auto u64_const = [&](uint64_t v) { return const_of(ir::Type::U64, v); };
+  const uint64_t sign = uint64_t{1} << 63;
+  const uint32_t x_bits = builder_.op(spv::Op::OpBitcast, u64, {x});
+  const uint32_t x_sign = binary(spv::Op::OpBitwiseAnd, u64, x_bits, u64_const(sign));
+  const uint32_t exponent = binary(spv::Op::OpBitwiseAnd, u64, binary(spv::Op::OpShiftRightLogical, u64, x_bits, u64_const(52)), u64_const(0x7ff));
+  const uint32_t integral = binary(spv::Op::OpUGreaterThanEqual, bool_type(), exponent, u64_const(1075)); // also NaN, infinities
+  const uint32_t below_one = binary(spv::Op::OpULessThan, bool_type(), exponent, u64_const(1023));
+  const uint32_t in_range = builder_.op(spv::Op::OpLogicalNot, bool_type(), {builder_.op(spv::Op::OpLogicalOr, bool_type(), {integral, below_one})});
+  const uint32_t fraction_width = select(u64, in_range, binary(spv::Op::OpISub, u64, u64_const(1075), exponent), u64_const(1));
+  const uint32_t fraction_mask = binary(spv::Op::OpISub, u64, binary(spv::Op::OpShiftLeftLogical, u64, u64_const(1), fraction_width), u64_const(1));
+  uint32_t t_bits = binary(spv::Op::OpBitwiseAnd, u64, x_bits, builder_.op(spv::Op::OpNot, u64, {fraction_mask}));
+  t_bits = select(u64, integral, x_bits, select(u64, below_one, x_sign, t_bits));
+  const uint32_t t = builder_.op(spv::Op::OpBitcast, f64, {t_bits});
+  const uint32_t significand = binary(spv::Op::OpBitwiseOr, u64, x_bits, u64_const(uint64_t{1} << 52));
+  const uint32_t units_bit = binary(spv::Op::OpBitwiseAnd, u64, binary(spv::Op::OpShiftRightLogical, u64, significand, fraction_width), u64_const(1));
+  const uint32_t odd = builder_.op(spv::Op::OpLogicalAnd, bool_type(), {in_range, binary(spv::Op::OpINotEqual, bool_type(), units_bit, u64_const(0))});
+  const uint32_t small = builder_.op(spv::Op::OpLogicalNot, bool_type(), {integral});
+  const uint32_t one = const_of(ir::Type::F64, 0x3ff0000000000000u);
+  const uint32_t negative = binary(spv::Op::OpINotEqual, bool_type(), x_sign, const_of(ir::Type::U64, 0));
+  const uint32_t away = select(f64, negative, const_of(ir::Type::F64, 0xbff0000000000000u), one);
+  switch (op) {
+  case ir::Op::FTrunc: return t;
+  case ir::Op::FFloor: return select(f64, binary(spv::Op::OpFOrdLessThan, bool_type(), x, t), binary(spv::Op::OpFSub, f64, t, one), t);
+  case ir::Op::FCeil: return select(f64, binary(spv::Op::OpFOrdGreaterThan, bool_type(), x, t), binary(spv::Op::OpFAdd, f64, t, one), t);
+  default: break;
+  }
+  // Round to nearest even: the fraction x - t is exact; a tie moves away from zero only from an odd t.
+  const uint32_t fraction_bits = builder_.op(spv::Op::OpBitcast, u64, {binary(spv::Op::OpFSub, f64, x, t)});
+  const uint32_t fraction = builder_.op(spv::Op::OpBitcast, f64, {binary(spv::Op::OpBitwiseAnd, u64, fraction_bits, u64_const(sign - 1))});
+  const uint32_t half = const_of(ir::Type::F64, 0x3fe0000000000000u);
+  const uint32_t tie_up = builder_.op(spv::Op::OpLogicalAnd, bool_type(), {binary(spv::Op::OpFOrdEqual, bool_type(), fraction, half), odd});
+  const uint32_t up = builder_.op(spv::Op::OpLogicalOr, bool_type(), {binary(spv::Op::OpFOrdGreaterThan, bool_type(), fraction, half), tie_up});
+  return select(f64, builder_.op(spv::Op::OpLogicalAnd, bool_type(), {small, up}), binary(spv::Op::OpFAdd, f64, t, away), t);
 }
 
 uint32_t ComputeEmitter::emit_shift(const ir::Inst& inst) {

@@ -175,7 +175,7 @@ TEST_CASE("A and B buffers are bounds-checked against guest memory") {
   CHECK(f.send(session) == 0xd401);
 }
 
-TEST_CASE("Copy handles out become handles in the client's table; bad handles in are refused") {
+TEST_CASE("Copy handles out become handles in the client's table, and bad handles in are refused") {
   Fixture f;
   const uint32_t session = f.open_test_service();
   f.message({0x00000004, 0x00000008, 0, 0, 0x49434653, 0, 3, 0});

@@ -40,7 +40,7 @@ TEST_CASE("Break reports its reason, the guest address and the result it was giv
   CHECK_THAT(child.output, Catch::Contains("guest Break (Panic 0x0) at guest address 0x7100000098, argument 0x7100100000 size 0x4, value 0x2a4"));
 }
 
-TEST_CASE("A Break with the notification bit returns; ExitProcess ends the process with status 0") {
+TEST_CASE("A Break with the notification bit returns, and ExitProcess ends the process with status 0") {
   const test::ChildResult child = run_in_child([] {
     Guest g;
     g.cpu().x[0] = 0x80000003; // notification only (a module load)

@@ -10,18 +10,7 @@ program=$1 headless=$2 checker=$3 work=$4
 title="kiln: program sample-triangle"
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "sample_window: $*"; for log in "$work"/*.log; do echo "== $log"; cat "$log"; done; exit 1; }
-wait_for() { # LOG TEXT: up to 120 s
-  i=0
-  until grep -q "$2" "$1"; do
-    i=$((i + 1)); [ $i -gt 1200 ] && fail "no '$2' in $1"
-    sleep 0.1
-  done
-}
-stop() { # PID LOG: SIGTERM is SDL's quit event; the title ends by itself
-  kill -TERM "$1"; wait "$1" || fail "exit status $? after SIGTERM"
-  grep -q "0 validation messages from presentation" "$2" || fail "validation messages in $2"
-  ! grep -q "vulkan:" "$2" || fail "Vulkan messages in $2"
-}
+. "$(dirname "$0")/window_test.sh"
 export KILN_VULKAN_VALIDATION=1
 
 "$program" sample-triangle "$work" --window --frames 3 --hold --mute > "$work/hold.log" 2>&1 &

@@ -13,21 +13,7 @@ program=$1 wav=$2 window_checker=$3 checker=$4 work=$5
 title="kiln: program"
 rm -rf "$work" && mkdir -p "$work/headless"
 fail() { echo "psx sample_window: $*"; for log in "$work"/*.log; do echo "== $log"; cat "$log"; done; exit 1; }
-wait_for() { # LOG TEXT: up to 120 s
-  i=0
-  until grep -q "$2" "$1"; do
-    i=$((i + 1)); [ $i -gt 1200 ] && fail "no '$2' in $1"
-    sleep 0.1
-  done
-}
-clean() { # LOG
-  grep -q "0 validation messages from presentation" "$1" || fail "validation messages in $1"
-  ! grep -q "vulkan:" "$1" || fail "Vulkan messages in $1"
-}
-stop() { # PID LOG: SIGTERM is SDL's quit event; the title ends by itself
-  kill -TERM "$1"; wait "$1" || fail "exit status $? after SIGTERM"
-  clean "$2"
-}
+. "$(dirname "$0")/../host/window_test.sh"
 export KILN_VULKAN_VALIDATION=1
 
 # The headless frame: no controller answers, so the square stays at (280, 200), as with an idle pad.

@@ -228,8 +228,6 @@ uint32_t ComputeEmitter::emit_f64_rounding(ir::Op op, uint32_t x) {
   const uint32_t odd = builder_.op(spv::Op::OpLogicalAnd, bool_type(), {in_range, binary(spv::Op::OpINotEqual, bool_type(), units_bit, u64_const(0))});
   const uint32_t small = builder_.op(spv::Op::OpLogicalNot, bool_type(), {integral});
   const uint32_t one = const_of(ir::Type::F64, 0x3ff0000000000000u);
-  const uint32_t negative = binary(spv::Op::OpINotEqual, bool_type(), x_sign, const_of(ir::Type::U64, 0));
-  const uint32_t away = select(f64, negative, const_of(ir::Type::F64, 0xbff0000000000000u), one);
   switch (op) {
   case ir::Op::FTrunc: return t;
   case ir::Op::FFloor: return select(f64, binary(spv::Op::OpFOrdLessThan, bool_type(), x, t), binary(spv::Op::OpFSub, f64, t, one), t);
@@ -237,6 +235,8 @@ uint32_t ComputeEmitter::emit_f64_rounding(ir::Op op, uint32_t x) {
   default: break;
   }
   // Round to nearest even: the fraction x - t is exact; a tie moves away from zero only from an odd t.
+  const uint32_t negative = binary(spv::Op::OpINotEqual, bool_type(), x_sign, u64_const(0));
+  const uint32_t away = select(f64, negative, const_of(ir::Type::F64, 0xbff0000000000000u), one);
   const uint32_t fraction_bits = builder_.op(spv::Op::OpBitcast, u64, {binary(spv::Op::OpFSub, f64, x, t)});
   const uint32_t fraction = builder_.op(spv::Op::OpBitcast, f64, {binary(spv::Op::OpBitwiseAnd, u64, fraction_bits, u64_const(sign - 1))});
   const uint32_t half = const_of(ir::Type::F64, 0x3fe0000000000000u);

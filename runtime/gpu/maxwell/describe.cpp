@@ -24,7 +24,56 @@ std::string target_text(const RenderTarget& t) {
   return fmt::format("0x{:x} {}x{} format 0x{:02x} memory 0x{:x} layers {}", t.address, t.width, t.height, t.format,
                      t.memory, t.third_dimension);
 }
+std::string stencil_text(const StencilFace& f) {
+  return fmt::format("fail {} depth-fail {} pass {} compare {} ref 0x{:02x} mask 0x{:02x} write 0x{:02x}", name(f.fail),
+                     name(f.depth_fail), name(f.pass), name(f.compare), f.reference, f.compare_mask, f.write_mask);
+}
 } // namespace
+
+std::string describe_render_state(const RenderState& r) {
+  std::string out;
+  for (uint32_t k = 0; k < r.blend.size(); ++k) {
+    const BlendTarget& b = r.blend[k];
+    if (b.enable) {
+      out += fmt::format("  blend {}: colour {}({}, {}) alpha {}({}, {}) write 0x{:x}\n", k, name(b.color_op),
+                         name(b.color_source), name(b.color_dest), name(b.alpha_op), name(b.alpha_source),
+                         name(b.alpha_dest), b.write_mask);
+    } else if (b.write_mask != 0xf) {
+      out += fmt::format("  target {} write 0x{:x}\n", k, b.write_mask);
+    }
+    if (!b.problem.empty()) out += fmt::format("  blend {}: {}\n", k, b.problem);
+  }
+  if (r.blend_constants != std::array<float, 4>{}) {
+    out += fmt::format("  blend constants ({}, {}, {}, {})\n", r.blend_constants[0], r.blend_constants[1],
+                       r.blend_constants[2], r.blend_constants[3]);
+  }
+  if (r.depth_test || r.depth_write) {
+    out += fmt::format("  depth test {} write {}{}\n", r.depth_test ? "on" : "off", r.depth_write ? "on" : "off",
+                       r.depth_test ? fmt::format(" compare {}", name(r.depth_compare)) : "");
+  }
+  if (r.stencil_test) out += fmt::format("  stencil front: {}\n  stencil back: {}\n", stencil_text(r.front), stencil_text(r.back));
+  if (r.depth_bounds_test) out += fmt::format("  depth bounds [{}, {}]\n", r.depth_bounds_min, r.depth_bounds_max);
+  static constexpr const char* cull_names[] = {"none", "front", "back", "front_and_back"};
+  static constexpr const char* polygon_names[] = {"fill", "line", "point"};
+  out += fmt::format("  raster {}: cull {} front {} origin {} polygon {} depth clip {} provoking {}\n",
+                     r.rasterize ? "on" : "off", cull_names[static_cast<size_t>(r.cull)],
+                     r.front_counter_clockwise ? "ccw" : "cw", r.lower_left_origin ? "lower-left" : "upper-left",
+                     polygon_names[static_cast<size_t>(r.polygon_mode)],
+                     r.depth_clip_negative_one_to_one ? "[-w, w]" : "[0, w]", r.provoking_vertex_last ? "last" : "first");
+  if (r.depth_bias_fill) {
+    out += fmt::format("  depth bias {} slope {} clamp {}\n", r.depth_bias_constant, r.depth_bias_slope, r.depth_bias_clamp);
+  }
+  if (r.primitive_restart) out += fmt::format("  primitive restart 0x{:x}\n", r.primitive_restart_index);
+  if (r.alpha_test) {
+    out += fmt::format("  alpha test {} {}\n", r.alpha_compare ? name(*r.alpha_compare) : "(undefined)", r.alpha_reference);
+  }
+  if (r.logic_op) {
+    out += fmt::format("  logic op {}\n", r.logic_op_function ? std::to_string(static_cast<int>(*r.logic_op_function)) : "(undefined)");
+  }
+  if (r.counts_samples) out += "  counts samples (ZPASS_PIXEL_COUNT)\n";
+  if (!r.problem.empty()) out += fmt::format("  {}\n", r.problem);
+  return out;
+}
 
 std::string describe_draw(const DrawSnapshot& d) {
   std::string out = fmt::format("draw {} (channel {}): {} {} first {} count {} instance {}{}\n", d.draw_index, d.channel,
@@ -76,13 +125,7 @@ std::string describe_draw(const DrawSnapshot& d) {
   if (s.enabled) out += fmt::format("  scissor 0: [{}, {}) x [{}, {})\n", s.x_min, s.x_max, s.y_min, s.y_max);
   out += fmt::format("  texture headers 0x{:x} (max {}), samplers 0x{:x} (max {})\n", d.texture_header_pool,
                      d.texture_header_limit, d.sampler_pool, d.sampler_limit);
-  const auto& methods = fixed_function_methods();
-  for (size_t i = 0; i < methods.size() && i < d.fixed_function.size(); ++i) {
-    if (d.fixed_function[i] != 0) {
-      out += fmt::format("  {} = 0x{:x}\n", method_name(static_cast<uint32_t>(ClassId::threed), methods[i]),
-                         d.fixed_function[i]);
-    }
-  }
+  out += describe_render_state(d.render);
   return out;
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/gpu/maxwell/render_state.h"
+
 namespace kiln::maxwell {
 
 inline constexpr uint32_t vertex_stream_count = 16;
@@ -13,7 +15,6 @@ inline constexpr uint32_t vertex_attribute_count = 32;
 inline constexpr uint32_t pipeline_slot_count = 6;   // SET_PIPELINE_*(j): VS A, VS B, TCS, TES, GS, FS
 inline constexpr uint32_t shader_stage_count = 5;    // BIND_GROUP_*(j): VS, TCS, TES, GS, FS
 inline constexpr uint32_t constant_buffer_slots = 18;
-inline constexpr uint32_t color_target_count = 8;
 inline constexpr uint32_t viewport_count = 16;
 inline constexpr uint32_t shader_header_size = 0x50; // Maxwell SPH: 20 words
 
@@ -66,10 +67,6 @@ struct Scissor {
   friend bool operator==(const Scissor&, const Scissor&) = default;
 };
 
-/// The 3D methods whose values are fixed-function state (blend, depth, stencil, raster, primitive restart...),
-/// copied into every snapshot in this order. Names come from the class header.
-const std::vector<uint32_t>& fixed_function_methods();
-
 struct DrawSnapshot {
   uint64_t draw_index = 0;   ///< draws since the GPU started
   uint32_t channel = 0;
@@ -98,7 +95,7 @@ struct DrawSnapshot {
   std::array<Scissor, viewport_count> scissors{};
   uint64_t texture_header_pool = 0, sampler_pool = 0;
   uint32_t texture_header_limit = 0, sampler_limit = 0;
-  std::vector<uint32_t> fixed_function; ///< values of fixed_function_methods(), same order
+  RenderState render{};
 
   friend bool operator==(const DrawSnapshot&, const DrawSnapshot&) = default;
 };

@@ -15,58 +15,6 @@ namespace kiln::maxwell {
 namespace m3d = class_b197;
 namespace f3d = class_b197::field;
 
-const std::vector<uint32_t>& fixed_function_methods() {
-  using namespace class_b197;
-  static const std::vector<uint32_t> methods = [] {
-    std::vector<uint32_t> list = {
-        // raster, clip, primitive restart
-        set_raster_enable, set_zt_read_only, set_viewport_z_clip, set_front_polygon_mode, set_back_polygon_mode,
-        set_poly_offset_point, set_poly_offset_line, set_poly_offset_fill, set_da_primitive_restart_vertex_array,
-        set_da_primitive_restart_topology_change,
-        // back stencil, colour target writes
-        set_back_stencil_func_ref, set_back_stencil_mask, set_back_stencil_func_mask, set_single_ct_write_control,
-        set_depth_bounds_min, set_depth_bounds_max, set_sample_mask,
-        // depth, alpha test
-        set_depth_bias_control, set_depth_test, set_fill_mode, set_alpha_to_coverage_dither_control,
-        set_blend_state_per_target, set_depth_write, set_alpha_test, set_depth_func, set_alpha_ref, set_alpha_func,
-        // blend
-        set_blend_const_red, set_blend_const_green, set_blend_const_blue, set_blend_const_alpha,
-        set_blend_separate_for_alpha, set_blend_color_op, set_blend_color_source_coeff, set_blend_color_dest_coeff,
-        set_blend_alpha_op, set_blend_alpha_source_coeff, set_blend_alpha_dest_coeff,
-        // stencil
-        set_stencil_test, set_stencil_op_fail, set_stencil_op_zfail, set_stencil_op_zpass, set_stencil_func,
-        set_stencil_func_ref, set_stencil_func_mask, set_stencil_mask,
-        // raster misc
-        set_ps_saturate, set_window_origin, set_line_width_float, set_aliased_line_width_float, set_user_clip_enable,
-        set_point_size, set_point_sprite, set_anti_alias_enable, set_slope_scale_depth_bias, set_anti_aliased_line,
-        // two-sided stencil, depth bias
-        set_two_sided_stencil_test, set_back_stencil_op_fail, set_back_stencil_op_zfail, set_back_stencil_op_zpass,
-        set_back_stencil_func, set_srgb_write, set_depth_bias, set_anti_alias, set_da_primitive_restart,
-        set_da_primitive_restart_index,
-        // cull, clip
-        set_provoking_vertex, set_shader_control, set_alpha_to_coverage_override, set_depth_bias_clamp,
-        set_attribute_point_size, ogl_set_cull, ogl_set_front_face, ogl_set_cull_face, set_viewport_scale_offset,
-        set_viewport_clip_control, set_user_clip_op,
-        // depth bounds, logic op
-        set_depth_bounds_test, set_logic_op, set_logic_op_func, set_color_clamp,
-    };
-    list.push_back(set_zpass_pixel_count);
-    for (uint32_t i = 0; i < 8; ++i) list.push_back(set_blend[i]);
-    for (uint32_t i = 0; i < 8; ++i) list.push_back(set_ct_write[i]);
-    for (uint32_t j = 0; j < 8; ++j) {
-      for (const MethodArray& per_target :
-           {set_blend_per_target_separate_for_alpha, set_blend_per_target_color_op,
-            set_blend_per_target_color_source_coeff, set_blend_per_target_color_dest_coeff,
-            set_blend_per_target_alpha_op, set_blend_per_target_alpha_source_coeff,
-            set_blend_per_target_alpha_dest_coeff}) {
-        list.push_back(per_target[j]);
-      }
-    }
-    return list;
-  }();
-  return methods;
-}
-
 bool Engine3D::render_enabled() const {
   switch (f3d::set_render_enable_override_mode(reg(m3d::set_render_enable_override))) {
   case 1: return true;  // ALWAYS_RENDER
@@ -141,7 +89,7 @@ uint8_t Engine3D::state_group_of(uint32_t method) {
     mark_elements(m3d::set_scissor_enable, viewport_count, viewport_group);
     mark(m3d::set_tex_sampler_pool_a, m3d::set_tex_sampler_pool_c, pool_group);
     mark(m3d::set_tex_header_pool_a, m3d::set_tex_header_pool_c, pool_group);
-    for (uint32_t m : fixed_function_methods()) table[m >> 2] |= fixed_function_group;
+    for (uint32_t m : render_state_methods()) table[m >> 2] |= render_state_group;
     return table;
   }();
   return groups[(method >> 2) & (register_count - 1)];
@@ -224,11 +172,7 @@ std::shared_ptr<DrawSnapshot> Engine3D::build_snapshot(const DrawSnapshot* previ
     draw->sampler_pool = address_pair(m3d::set_tex_sampler_pool_a);
     draw->sampler_limit = f3d::set_tex_sampler_pool_c_maximum_index(reg(m3d::set_tex_sampler_pool_c));
   }
-  if (dirty & fixed_function_group) {
-    const auto& methods = fixed_function_methods();
-    draw->fixed_function.resize(methods.size());
-    for (size_t i = 0; i < methods.size(); ++i) draw->fixed_function[i] = reg(methods[i]);
-  }
+  if (dirty & render_state_group) draw->render = decode_render_state(*this);
   return draw;
 }
 

@@ -45,7 +45,7 @@ private:
   // methods were written since (the SPH is read from memory at every draw regardless).
   enum StateGroup : uint32_t {
     vertex_group = 1, program_group = 2, target_group = 4, viewport_group = 8, pool_group = 16,
-    fixed_function_group = 32, constant_buffer_group = 64, all_state_groups = 127
+    render_state_group = 32, constant_buffer_group = 64, all_state_groups = 127
   };
   static uint8_t state_group_of(uint32_t method);
   std::shared_ptr<DrawSnapshot> build_snapshot(const DrawSnapshot* previous, uint32_t dirty) const;

@@ -60,9 +60,7 @@ TEST_CASE("a draw freezes its state, later methods and memory writes do not alte
   CHECK(snapshot.color_targets[0].format == 0xd5);
   CHECK(snapshot.scissors[0].enabled);
   CHECK(snapshot.scissors[0].x_max == 10);
-  const auto& methods = fixed_function_methods();
-  const auto depth_test = std::find(methods.begin(), methods.end(), 0x12ccu) - methods.begin();
-  CHECK(snapshot.fixed_function[depth_test] == 1);
+  CHECK(snapshot.render.depth_test);
   CHECK(snapshot.render_enabled);
 }
 

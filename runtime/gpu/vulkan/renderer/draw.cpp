@@ -9,8 +9,7 @@
 
 #include "runtime/base/error.h"
 #include "runtime/base/hash.h"
-#include "runtime/gpu/maxwell/classes/methods_b197.h"
-#include "runtime/gpu/vulkan/renderer/fixed_function.h"
+#include "runtime/gpu/vulkan/renderer/pipeline_state.h"
 #include "runtime/gpu/vulkan/renderer/formats.h"
 #include "runtime/gpu/vulkan/renderer/renderer_state.h"
 #include "translator/sass/sm5x/sph.h"
@@ -133,14 +132,14 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   if (program_in(draw, {2, 3, 4})) throw Error("tessellation and geometry programs are not rendered yet");
   PipelineDescription description;
   const uint32_t selected_targets = std::min(extract_bits(draw.color_target_select, 0, 4), maxwell::color_target_count);
-  description.fixed = decode_fixed_function(draw, selected_targets);
+  description.fixed = pipeline_fixed_state(draw.render, selected_targets, SecondSource::read);
   // Dual-source blending: target 0's source-1 factors read the pixel program's colour output 1, which then is
   // no attachment of its own (the fragment program is specialised on it).
-  bool dual_source = uses_second_source(description.fixed.blend[0]);
+  bool dual_source = selected_targets > 0 && draw.render.blend[0].reads_second_source();
   if (dual_source && !pipelines.dual_source_blend) {
     diagnose(fmt::format("draw {}: the host has no dual-source blending; target 0 blends with source 0 in place of source 1",
                          draw.draw_index));
-    replace_second_source(description.fixed.blend[0]);
+    description.fixed = pipeline_fixed_state(draw.render, selected_targets, SecondSource::replaced);
     dual_source = false;
   }
   const TranslatedShader& vertex = pipelines.shader(program_bytes(memory, vertex_program->address), kVertexSet,
@@ -201,7 +200,7 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   const bool use_indices = indexed || plan.convert != TopologyPlan::Convert::none;
   description.primitive_restart = indexed && fixed.primitive_restart && plan.strip_or_fan;
   if (description.primitive_restart) {
-    const uint32_t restart = fixed_value(draw, maxwell::class_b197::set_da_primitive_restart_index);
+    const uint32_t restart = draw.render.primitive_restart_index;
     for (uint32_t& index : indices) index = index == restart ? UINT32_MAX : index;
   }
   indices = convert_topology(indices, plan.convert);
@@ -355,7 +354,7 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   if (!vertex_buffers.empty()) commands.bindVertexBuffers(0, vertex_buffers, vertex_offsets);
   commands.setViewport(0, viewports);
   commands.setScissor(0, scissors);
-  const bool counts_samples = (fixed_value(draw, maxwell::class_b197::set_zpass_pixel_count) & 1) != 0; // ENABLE
+  const bool counts_samples = draw.render.counts_samples;
   const std::optional<uint32_t> query = counts_samples ? begin_sample_query(b) : std::nullopt;
   if (use_indices) {
     commands.bindIndexBuffer(index_slice->buffer, index_slice->offset, vk::IndexType::eUint32);

@@ -1,17 +1,14 @@
 #pragma once
-// The fixed-function registers of a draw snapshot (blend, depth, stencil, raster, viewport) decoded into the
-// Vulkan state a pipeline bakes in. Register meanings: clb197.h (OGL and D3D enumerations are both accepted).
+// A draw's decoded render state (maxwell::RenderState) as the Vulkan state a pipeline bakes in, and the
+// topology plan of its BEGIN op. Only the mapping to Vulkan lives here; the 3D registers are decoded once, by
+// the 3D engine, when the draw is snapshotted.
 #include <array>
 #include <cstdint>
-#include <string>
 
 #include "runtime/gpu/maxwell/draw_snapshot.h"
 #include "runtime/gpu/vulkan/vulkan.h"
 
 namespace kiln::vulkan {
-
-/// The value a fixed-function method held at the draw (0 for methods not in the snapshot list).
-uint32_t fixed_value(const maxwell::DrawSnapshot& draw, uint32_t method);
 
 /// Everything a pipeline bakes in besides shaders, vertex input and attachment formats. Plain data: hashed and
 /// compared bytewise, so it is zero-initialised and has no padding-sensitive members beyond uint32_t fields.
@@ -39,14 +36,16 @@ struct FixedFunctionState {
   uint32_t provoking_last = 0;      ///< SET_PROVOKING_VERTEX LAST: flat outputs from the last vertex
 };
 
-/// Decodes the snapshot's fixed-function registers for `attachment_count` colour attachments. Unknown
-/// enumerations of enabled state throw kiln::Error naming the method and value.
-FixedFunctionState decode_fixed_function(const maxwell::DrawSnapshot& draw, uint32_t attachment_count);
+enum class SecondSource : uint8_t {
+  read,     ///< target 0's SRC1 factors read the pixel program's second colour output (dual-source blending)
+  replaced, ///< hosts without dualSrcBlend: each SRC1 factor becomes its SRC counterpart (ordinary blending)
+};
 
-/// Whether an enabled blend state reads the pixel program's second source (SRC1_* factors, colour or alpha).
-bool uses_second_source(const FixedFunctionState::Blend& blend);
-/// Hosts without dualSrcBlend: each SRC1_* factor becomes its SRC_* counterpart (ordinary blending).
-void replace_second_source(FixedFunctionState::Blend& blend);
+/// The render state of a draw with `attachment_count` colour attachments. A problem the decoder recorded in
+/// state the draw uses (a selected target's blend equation, enabled depth, stencil or cull state) throws
+/// kiln::Error with its text.
+FixedFunctionState pipeline_fixed_state(const maxwell::RenderState& render, uint32_t attachment_count,
+                                        SecondSource second_source);
 
 /// BEGIN_OP -> Vulkan topology; quads, quad strips, polygons and line loops are drawn through generated
 /// indices (`converted` says which). Throws for patches and reserved values.
@@ -56,8 +55,5 @@ struct TopologyPlan {
   bool strip_or_fan = false; ///< primitive restart applies
 };
 TopologyPlan plan_topology(uint32_t begin_op);
-
-/// Vulkan compare op from SET_DEPTH_FUNC / SET_STENCIL_FUNC (OGL 0x200.. or D3D 1..8).
-vk::CompareOp compare_op(uint32_t value);
 
 } // namespace kiln::vulkan

@@ -53,7 +53,6 @@ private:
   uint32_t rate_ = 0, channels_ = 0;
   size_t capacity_frames_ = 0;
   std::optional<Resampler> resampler_;
-  uint32_t resampler_channels_ = 0;
   std::vector<int16_t> converted_, resampled_;
   mutable std::mutex mutex_; ///< guards ring_ and statistics_ (the callback runs on SDL's audio thread)
   std::vector<int16_t> ring_;

@@ -136,8 +136,8 @@ private:
         });
         for (Node& n : reload) reloads.push_back(std::move(n));
       }
-      for (auto [local, value] : spills_) {
-        std::vector<Node> store = emit([&] { b_.store_local(local, value); });
+      for (const auto& spill : spills_) { // not a structured binding: clang 14 lambdas cannot capture those
+        std::vector<Node> store = emit([&] { b_.store_local(spill.first, spill.second); });
         piece.push_back(std::move(store.front()));
       }
       spills_.clear();
@@ -261,7 +261,7 @@ private:
         stack.clear();
       }
       if (!bad) return;
-      const auto [from, to] = *bad;
+      const uint32_t from = bad->first, to = bad->second; // not a structured binding: captured below (clang 14)
       CfgBlock route;
       route.guest_address = blocks_[to].guest_address;
       route.body = emit([&] {

@@ -150,6 +150,12 @@ uint32_t with(Argument& argument, Body&& body) {
 }
 
 
+/// Every nvdrv command answers IPC success and its NvResult as the last output word.
+Result reply(ipc::Context& c, uint32_t nv) {
+  c.write(nv);
+  return success;
+}
+
 /// One nvdrv session: its descriptors, the transfer memory Initialize gave, the events QueryEvent handed out.
 class NvDrvServices final : public ipc::ServiceObject {
 public:
@@ -207,25 +213,22 @@ private:
       error = nv_result::not_supported;
     }
     c.write(fd);
-    c.write(error);
-    return success;
+    return reply(c, error);
   }
 
   Result ioctl(ipc::Context& c) {
     const uint32_t fd = c.read<uint32_t>(), code = c.read<uint32_t>();
-    c.write(run_ioctl(c, fd, code));
-    return success;
+    return reply(c, run_ioctl(c, fd, code));
   }
 
   Result close(ipc::Context& c) {
     std::lock_guard guard(lock_);
     const uint32_t fd = c.read<uint32_t>();
     const auto found = files_.find(fd);
-    if (found == files_.end()) return c.write(nv_result::bad_parameter), success;
+    if (found == files_.end()) return reply(c, nv_result::bad_parameter);
     if (found->second.device == Device::channel) devices_.destroy_channel(found->second.channel);
     files_.erase(found);
-    c.write(nv_result::success);
-    return success;
+    return reply(c, nv_result::success);
   }
 
   Result initialize(ipc::Context& c) {
@@ -236,49 +239,45 @@ private:
     if (c.handles_in.size() >= 2) memory = std::dynamic_pointer_cast<TransferMemory>(c.handles_in[1]);
     if (!memory) return kernel_result::invalid_handle;
     // kiln's devices keep their state on the host, so the memory stays locked, unused, for the session's life.
-    if (memory->size < size) return c.write(nv_result::insufficient_transfer_memory), success;
+    if (memory->size < size) return reply(c, nv_result::insufficient_transfer_memory);
     transfer_memory_ = std::move(memory);
-    c.write(nv_result::success);
-    return success;
+    return reply(c, nv_result::success);
   }
 
   Result query_event(ipc::Context& c) {
     std::lock_guard guard(lock_);
     const uint32_t fd = c.read<uint32_t>(), event_id = c.read<uint32_t>();
     const auto found = files_.find(fd);
-    if (found == files_.end()) return c.write(nv_result::bad_parameter), success;
+    if (found == files_.end()) return reply(c, nv_result::bad_parameter);
     std::shared_ptr<ReadableEvent> event;
     switch (found->second.device) {
     case Device::ctrl: // the syncpoint event slots; the low bits name the slot
-      if ((event_id & 0xffff) >= event_slots) return c.write(nv_result::bad_parameter), success;
+      if ((event_id & 0xffff) >= event_slots) return reply(c, nv_result::bad_parameter);
       event = syncpoint_events_[event_id & 0xffff].event;
       break;
     case Device::channel: case Device::ctrl_gpu: // SM exception and error-notifier events: kiln raises none
-      if (event_id < 1 || event_id > 3) return c.write(nv_result::bad_parameter), success;
+      if (event_id < 1 || event_id > 3) return reply(c, nv_result::bad_parameter);
       event = device_events_[{fd, event_id}];
       if (!event) event = device_events_[{fd, event_id}] = std::make_shared<ReadableEvent>();
       break;
-    default: return c.write(nv_result::not_supported), success;
+    default: return reply(c, nv_result::not_supported);
     }
     c.push_copy_handle(event);
-    c.write(nv_result::success);
-    return success;
+    return reply(c, nv_result::success);
   }
 
   /// Maps transfer memory for a device's own use (audio, some nvhost devices); kiln's devices need none.
   Result map_shared_memory(ipc::Context& c) {
     std::lock_guard guard(lock_);
     const uint32_t fd = c.read<uint32_t>();
-    c.write(files_.count(fd) ? nv_result::success : nv_result::bad_parameter);
-    return success;
+    return reply(c, files_.count(fd) ? nv_result::success : nv_result::bad_parameter);
   }
 
   /// SetAruid (SetClientPID before 3.0.0): the applet resource user id the client sends, with its PID.
   Result set_aruid(ipc::Context& c) {
     std::lock_guard guard(lock_);
     aruid_ = c.read<uint64_t>();
-    c.write(nv_result::success);
-    return success;
+    return reply(c, nv_result::success);
   }
 
   static std::optional<Device> device_for(std::string_view path) {

@@ -96,6 +96,7 @@ void register_default_services(ServiceRegistry& registry, const SystemSettings& 
   register_time(registry);
   register_applet_services(registry, settings);
   register_nvdrv(registry);
+  register_vi(registry);
 }
 
 } // namespace kiln::hos

@@ -97,6 +97,7 @@ void register_default_services(ServiceRegistry& registry, const SystemSettings& 
   register_applet_services(registry, settings);
   register_nvdrv(registry);
   register_vi(registry);
+  register_hid(registry);
 }
 
 } // namespace kiln::hos

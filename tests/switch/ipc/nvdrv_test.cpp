@@ -246,7 +246,7 @@ TEST_CASE("nvhost-ctrl event slots: QueryEvent's event is signalled when an asyn
   CHECK(f.ioctl(ctrl, 0x40040015, 4, 0) == 0); // SYNCPT_INCR
   CHECK_FALSE(signalled());
   f.in_words({100});
-  CHECK(f.ioctl(ctrl, 0x40040015, 4, 0) == 0);
+  CHECK(f.ioctl(ctrl, 0xc0040015) == 0); // the inout encoding libnx uses
   CHECK(signalled());
 }
 

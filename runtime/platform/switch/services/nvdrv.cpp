@@ -83,6 +83,8 @@ struct SyncptWait { uint32_t id, threshold; int32_t timeout; };
 struct SyncptWaitex { uint32_t id, threshold; int32_t timeout; uint32_t value; };
 struct EventWait { uint32_t id, threshold; int32_t timeout; uint32_t value; }; // value: in the event slot (async), out the syncpoint value
 struct EventSlot { uint32_t slot; };
+// SYNCPT_INCR is in-only (0x40040015) on switchbrew's page; libnx encodes it inout (0xc0040015): both are taken.
+constexpr uint32_t ctrl_syncpt_incr_inout = 0xc0040015;
 constexpr uint32_t ctrl_syncpt_read = 0xc0080014, ctrl_syncpt_incr = 0x40040015, ctrl_syncpt_wait = 0xc00c0016,
                    ctrl_syncpt_waitex = 0xc0100019, ctrl_syncpt_read_max = 0xc008001a, ctrl_event_signal = 0xc004001c,
                    ctrl_event_wait = 0xc010001d, ctrl_event_wait_async = 0xc010001e, ctrl_event_register = 0xc004001f,
@@ -471,7 +473,7 @@ private:
     switch (code) {
     case abi::ctrl_syncpt_read: case abi::ctrl_syncpt_read_max: // kiln's syncpoints reach their maximum at submit
       return with<abi::SyncptRead>(argument, [&](abi::SyncptRead& a) { return to_nv_result(devices_.read_syncpoint(a.id, a.value)); });
-    case abi::ctrl_syncpt_incr: {
+    case abi::ctrl_syncpt_incr: case abi::ctrl_syncpt_incr_inout: {
       abi::SyncptIncr a{};
       argument.get(a);
       return to_nv_result(devices_.increment_syncpoint(a.id));

@@ -10,12 +10,11 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstring>
 #include <mutex>
-#include <thread>
 
 #include "runtime/platform/switch/services/default_services.h"
+#include "runtime/platform/switch/services/periodic_thread.h"
 
 namespace kiln::hos {
 
@@ -113,14 +112,6 @@ private:
 class HidState {
 public:
   explicit HidState(Kernel& kernel) : shared_(kernel.create_shared_memory(shared_memory_size, 1 /* read */)) {}
-  ~HidState() {
-    {
-      std::lock_guard guard(lock_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
   std::shared_ptr<SharedMemory> memory() { return shared_.memory(); }
 
   void set_supported_styles(uint32_t styles) {
@@ -137,28 +128,15 @@ public:
   }
   /// ActivateNpad*: the sampling thread starts (once).
   void activate() {
-    std::lock_guard guard(lock_);
-    if (thread_.joinable()) return;
-    thread_ = std::thread([this] { run(); });
-  }
-  uint64_t samples() {
-    std::lock_guard guard(lock_);
-    return sampling_number_;
+    sampling_clock_.start(sample_period, [this] {
+      const host::PadState pad = sample_pad();
+      std::lock_guard guard(lock_);
+      sample(pad, ++sampling_number_);
+    });
   }
 
 private:
   bool supports(uint32_t id) const { return std::find(ids_.begin(), ids_.end(), id) != ids_.end(); }
-
-  void run() {
-    auto next = std::chrono::steady_clock::now();
-    std::unique_lock guard(lock_);
-    while (!stopping_) {
-      next += sample_period;
-      if (wake_.wait_until(guard, next, [this] { return stopping_; })) break;
-      const host::PadState pad = sample_pad();
-      sample(pad, ++sampling_number_);
-    }
-  }
 
   /// One sample: the npads the title enabled (style and id), then the touch screen and keyboard.
   void sample(const host::PadState& pad, uint64_t n) {
@@ -201,12 +179,10 @@ private:
 
   Shared shared_;
   std::mutex lock_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  std::thread thread_;
   uint32_t styles_ = 0;
   std::vector<uint32_t> ids_;
   uint64_t sampling_number_ = 0;
+  PeriodicThread sampling_clock_; // last: stopped before the shared memory and state its tick writes go
 };
 
 class AppletResource final : public ipc::ServiceObject {

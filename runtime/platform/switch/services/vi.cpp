@@ -11,15 +11,12 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "runtime/base/error.h"
@@ -28,6 +25,7 @@
 #include "runtime/gpu/textures/blocklinear/swizzle.h"
 #include "runtime/platform/switch/services/default_services.h"
 #include "runtime/platform/switch/services/nvdrv.h"
+#include "runtime/platform/switch/services/periodic_thread.h"
 
 namespace kiln::hos {
 
@@ -280,15 +278,6 @@ const char* transaction_name(uint32_t code) {
 
 class Display {
 public:
-  ~Display() {
-    {
-      std::lock_guard guard(lock_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    if (vsync_thread_.joinable()) vsync_thread_.join();
-  }
-
   /// A new layer with its buffer queue; the layer id and its binder id are the same number.
   uint64_t create_layer() {
     std::lock_guard guard(lock_);
@@ -312,35 +301,16 @@ public:
 
   /// The vsync event, signalled at 60 Hz by a host thread started at the first request.
   std::shared_ptr<ReadableEvent> vsync_event(Kernel& kernel) {
-    std::lock_guard guard(lock_);
-    if (!vsync_thread_.joinable()) {
-      vsync_thread_ = std::thread([this, &kernel] {
-        auto next = std::chrono::steady_clock::now();
-        std::unique_lock held(lock_);
-        while (!stopping_) {
-          next += std::chrono::microseconds(16667);
-          if (wake_.wait_until(held, next, [this] { return stopping_; })) break;
-          ++vsyncs_;
-          kernel.signal(*vsync_);
-        }
-      });
-    }
+    vsync_clock_.start(std::chrono::microseconds(16667), [this, &kernel] { kernel.signal(*vsync_); });
     return vsync_;
-  }
-  uint64_t vsyncs() {
-    std::lock_guard guard(lock_);
-    return vsyncs_;
   }
 
 private:
   std::mutex lock_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  std::thread vsync_thread_;
-  uint64_t vsyncs_ = 0;
   std::shared_ptr<ReadableEvent> vsync_ = std::make_shared<ReadableEvent>();
   std::map<int32_t, std::shared_ptr<BufferQueue>> queues_;
   uint64_t next_layer_ = 1;
+  PeriodicThread vsync_clock_; // last: stopped before the members its tick uses go
 };
 
 /// The native window a layer's OpenLayer/CreateStrayLayer writes into the guest's B buffer: a parcel whose

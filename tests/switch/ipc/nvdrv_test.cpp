@@ -188,6 +188,17 @@ TEST_CASE("nvdrv drives a channel: nvmap memory from the heap, a submission with
   CHECK(f.ioctl(channel, 0xc0104809) == 0);
   f.in_words({0x1234, 0, 0, 0});
   CHECK(f.ioctl(channel, 0xc0104809) == 4); // a class kiln lacks: BadParameter
+  // SET_ERROR_NOTIFIER {u64 offset, u64 size, u32 nvmap handle, pad}: a page of the buffer; libnx's form
+  // (offset and size 0, 1 in the handle's place); a range past the buffer: BadParameter.
+  f.in_words({0, 0, 0x1000, 0, handle, 0});
+  CHECK(f.ioctl(channel, 0xc018480c) == 0);
+  f.in_words({0, 0, 0, 0, 1, 0});
+  CHECK(f.ioctl(channel, 0xc018480c) == 0);
+  f.in_words({0, 0, 0x20000, 0, handle, 0});
+  CHECK(f.ioctl(channel, 0xc018480c) == 4);
+  // ZCULL_BIND {u64 gpu_va, u32 mode, pad}: accepted.
+  f.in_words({0, 0, 1, 0});
+  CHECK(f.ioctl(channel, 0xc010480b) == 0);
   // MAP_BUFFER_EX {flags, kind, nvmap handle, reserved, u64 buffer_offset, u64 mapping_size, u64 offset out}.
   f.in_words({0, 0xffffffff, handle, 0, 0, 0, 0, 0, 0, 0});
   REQUIRE(f.ioctl(as, 0xc0284106) == 0);

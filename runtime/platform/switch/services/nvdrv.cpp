@@ -443,6 +443,8 @@ private:
       return nv_result::success;
     case abi::channel_set_error_notifier:
       return with<abi::ChannelSetErrorNotifier>(argument, [&](abi::ChannelSetErrorNotifier& a) {
+        // libnx passes offset and size 0 and an enable flag in the handle's place: a notifier without memory.
+        if (a.size == 0) return to_nv_result(devices_.set_error_notifier(channel, 0, 0, 0));
         return to_nv_result(devices_.set_error_notifier(channel, a.nvmap_handle, a.offset, a.size));
       });
     default: return std::nullopt;

@@ -13,4 +13,12 @@ add_library(kiln_guest_runtime STATIC
   ${kiln_switch_sources})
 target_include_directories(kiln_guest_runtime PUBLIC ${KILN_SOURCE_DIR})
 target_compile_options(kiln_guest_runtime PRIVATE -O2)
-target_link_libraries(kiln_guest_runtime PUBLIC fmt::fmt pthread)
+# nvdrv's devices (runtime/gpu/nvgpu: the command processor and the Vulkan renderer) come prebuilt from the kiln
+# build that recompiled the program, as for linux-user; KILN_BINARY_DIR is set by the project.
+set(kiln_gpu_runtime ${KILN_BINARY_DIR}/kiln_guest_gpu_runtime.cmake)
+if(NOT EXISTS ${kiln_gpu_runtime})
+  message(FATAL_ERROR "${kiln_gpu_runtime} is missing: KILN_BINARY_DIR must name a configured kiln build")
+endif()
+include(${kiln_gpu_runtime})
+target_link_libraries(kiln_guest_runtime PUBLIC ${KILN_GUEST_GPU_LIBRARIES} fmt::fmt pthread dl)
+target_link_options(kiln_guest_runtime PUBLIC ${KILN_GUEST_GPU_LINK_OPTIONS})

@@ -11,6 +11,9 @@ void register_csrng(ServiceRegistry& registry);                                 
 void register_lm(ServiceRegistry& registry);                                                ///< lm
 void register_time(ServiceRegistry& registry);
 void register_applet_services(ServiceRegistry& registry, const SystemSettings& settings); ///< appletOE                                              ///< time:u, time:a, time:s
+void register_nvdrv(ServiceRegistry& registry); ///< nvdrv, nvdrv:a
+void register_vi(ServiceRegistry& registry);    ///< vi:u, vi:s, vi:m
+void register_hid(ServiceRegistry& registry);   ///< hid
 
 /// Every service above.
 void register_default_services(ServiceRegistry& registry, const SystemSettings& settings);

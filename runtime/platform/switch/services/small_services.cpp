@@ -95,6 +95,9 @@ void register_default_services(ServiceRegistry& registry, const SystemSettings& 
   register_lm(registry);
   register_time(registry);
   register_applet_services(registry, settings);
+  register_nvdrv(registry);
+  register_vi(registry);
+  register_hid(registry);
 }
 
 } // namespace kiln::hos

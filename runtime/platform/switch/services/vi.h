@@ -1,0 +1,16 @@
+#pragma once
+// Where vi's queued frames go: a process-wide sink (PNG files when headless; a test's own).
+#include <functional>
+#include <memory>
+
+#include "runtime/base/png_image.h"
+
+namespace kiln::hos {
+
+/// Receives every frame a layer's buffer queue presents, in queue order, as RGBA8 rows top to bottom.
+using FrameSink = std::function<void(const RgbaImage& frame, uint64_t frame_number)>;
+/// Replaces the sink; the default writes `$KILN_FRAME_DIR/frame_N.png` when that variable is set and otherwise
+/// only counts frames (a line in the log names each).
+void set_frame_sink(FrameSink sink);
+
+} // namespace kiln::hos

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string>
 
+#include "runtime/platform/switch/services/fs/fs_config.h"
+
 namespace kiln::hos {
 
 struct SystemSettings {
@@ -11,6 +13,7 @@ struct SystemSettings {
   uint8_t firmware_major = 16, firmware_minor = 0, firmware_micro = 0;
   std::string firmware_display = "16.0.0";
   bool docked = false;       ///< apm's performance mode: 0 handheld (normal), 1 docked (boost)
+  fs::FileSystemConfig file_systems; ///< fsp-srv's host folders (kiln.toml [switch.fs])
 };
 
 /// Language codes in SetLanguage order (switchbrew "Settings services"): a code is the string in a u64.

@@ -95,6 +95,7 @@ void register_default_services(ServiceRegistry& registry, const SystemSettings& 
   register_lm(registry);
   register_time(registry);
   register_applet_services(registry, settings);
+  register_file_system(registry, settings.file_systems);
 }
 
 } // namespace kiln::hos

@@ -13,6 +13,7 @@
 #include "runtime/core/a64_ops.h"
 #include "runtime/core/guest_memory.h"
 #include "runtime/platform/switch/services/default_services.h"
+#include "runtime/platform/switch/services/title_config.h"
 
 namespace kiln::hos {
 
@@ -103,7 +104,7 @@ bool take_config_option(int& argc, char** argv, SystemSettings& settings) {
       return false;
     }
     try {
-      fs::load_file_system_config(argv[i + 1], settings.file_systems);
+      load_title_config(argv[i + 1], settings);
     } catch (const Error& e) {
       log::error("{}", e.what());
       return false;

@@ -11,6 +11,7 @@
 
 #include "runtime/base/error.h"
 #include "runtime/platform/switch/services/default_services.h"
+#include "runtime/platform/switch/services/title_config.h"
 #include "tests/switch/ipc/ipc_harness.h"
 
 namespace {
@@ -28,10 +29,7 @@ constexpr uint32_t data_room = 0xe000;
 constexpr uint32_t path_not_found = 0x202, path_already_exists = 0x402, target_locked = 0xe02, directory_not_empty = 0x1002;
 constexpr uint32_t target_not_found = 0x7d402, out_of_range = 0x177a02, invalid_path_format = 0x2eea02, directory_unobtainable = 0x2eec02;
 
-struct Buffer {
-  uint64_t address;
-  uint32_t size;
-};
+using Buffer = test::IpcFixture::Buffer;
 
 std::string read_host(const stdfs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -60,27 +58,6 @@ struct Fixture : test::IpcFixture {
   }
   ~Fixture() { stdfs::remove_all(root); }
 
-  /// A CMIF request (type 4): X descriptors (2 words: index in bits 0-5, address bits 36-38 at 6-8, bits 32-35
-  /// at 12-15, size at 16-31; then address bits 0-31), A then B descriptors (3 words: size, address bits 0-31,
-  /// then address bits 36-38 at 2-4 and 32-35 at 28-31); raw data at the next 16-byte boundary: "SFCI", version
-  /// 0, command id, token 0, then the input. The raw size counts 16 bytes for that alignment.
-  uint32_t request(uint32_t session, uint32_t command, const std::vector<uint32_t>& input, const std::vector<Buffer>& x = {},
-                   const std::vector<Buffer>& a = {}, const std::vector<Buffer>& b = {}) {
-    std::vector<uint32_t> w = {4u | uint32_t(x.size()) << 16 | uint32_t(a.size()) << 20 | uint32_t(b.size()) << 24,
-                               uint32_t(8 + input.size())};
-    for (size_t i = 0; i < x.size(); ++i)
-      w.insert(w.end(), {uint32_t(i) | uint32_t((x[i].address >> 36) & 7) << 6 | uint32_t((x[i].address >> 32) & 0xf) << 12 | x[i].size << 16,
-                         uint32_t(x[i].address)});
-    for (const auto* list : {&a, &b})
-      for (const Buffer& d : *list)
-        w.insert(w.end(), {d.size, uint32_t(d.address), uint32_t((d.address >> 36) & 7) << 2 | uint32_t((d.address >> 32) & 0xf) << 28});
-    while (w.size() % 4) w.push_back(0);
-    w.insert(w.end(), {0x49434653, 0, command, 0});
-    w.insert(w.end(), input.begin(), input.end());
-    message(w);
-    REQUIRE(send(session) == 0);
-    return peek<uint32_t>(tls + 0x18);
-  }
   /// The new object's session: the reply's first move handle (word 3, after the handle descriptor).
   uint32_t object() { return word(3); }
   Buffer path(const std::string& p, uint64_t at = path_at) {
@@ -364,17 +341,22 @@ TEST_CASE("fsp-srv RomFS from an image file is served as stored; without one, Ta
   CHECK(without.request(without.fsp, 200, {}) == target_not_found);
 }
 
-TEST_CASE("kiln.toml [switch.fs] names the folders, relative to the file") {
+TEST_CASE("kiln.toml [switch.fs] and [switch.audio] name host paths, relative to the file") {
   const stdfs::path dir = stdfs::temp_directory_path() / ("kiln_fs_config_" + std::to_string(::getpid()));
   stdfs::create_directories(dir);
   write_host(dir / "kiln.toml", "[switch.fs]\nromfs = \"romfs\"\nsave = \"/var/saves\"\nsdcard = \"cards/sd\"\n");
-  hos::fs::FileSystemConfig config;
-  hos::fs::load_file_system_config((dir / "kiln.toml").string(), config);
+  hos::SystemSettings settings;
+  hos::load_title_config((dir / "kiln.toml").string(), settings);
+  const hos::fs::FileSystemConfig& config = settings.file_systems;
   CHECK(config.romfs == (dir / "romfs").string());
   CHECK(config.save_root == "/var/saves");
   CHECK(config.sd_card == (dir / "cards" / "sd").string());
+  CHECK(settings.audio.wav_path == "kiln-audout.wav");
+  write_host(dir / "audio.toml", "[switch.audio]\nwav = \"out/tone.wav\"\n");
+  hos::load_title_config((dir / "audio.toml").string(), settings);
+  CHECK(settings.audio.wav_path == (dir / "out" / "tone.wav").string());
   write_host(dir / "bad.toml", "[switch.fs]\nromfs = \"r\"\nsaves = \"s\"\n");
-  CHECK_THROWS_WITH(hos::fs::load_file_system_config((dir / "bad.toml").string(), config),
+  CHECK_THROWS_WITH(hos::load_title_config((dir / "bad.toml").string(), settings),
                     Catch::Contains("bad.toml:3: [switch.fs] 'saves' is not a key"));
   stdfs::remove_all(dir);
 }

@@ -12,6 +12,7 @@ void register_lm(ServiceRegistry& registry);                                    
 void register_time(ServiceRegistry& registry);
 void register_applet_services(ServiceRegistry& registry, const SystemSettings& settings); ///< appletOE                                              ///< time:u, time:a, time:s
 void register_file_system(ServiceRegistry& registry, const fs::FileSystemConfig& config);  ///< fsp-srv (fs/fsp_srv.cpp)
+void register_audio_out(ServiceRegistry& registry, const AudioSettings& settings);       ///< audout:u (audio/audout.cpp)
 
 /// Every service above.
 void register_default_services(ServiceRegistry& registry, const SystemSettings& settings);

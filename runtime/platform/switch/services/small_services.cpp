@@ -96,6 +96,7 @@ void register_default_services(ServiceRegistry& registry, const SystemSettings& 
   register_time(registry);
   register_applet_services(registry, settings);
   register_file_system(registry, settings.file_systems);
+  register_audio_out(registry, settings.audio);
 }
 
 } // namespace kiln::hos

@@ -322,7 +322,7 @@ TEST_CASE("fsp-srv RomFS from a host folder: the image a RomFS reader walks") {
   stdfs::remove_all(folder);
 }
 
-TEST_CASE("fsp-srv RomFS from an image file is served as stored; without one, TargetNotFound") {
+TEST_CASE("fsp-srv RomFS from an image file is served as stored, and without one replies TargetNotFound") {
   const stdfs::path image = stdfs::temp_directory_path() / ("kiln_romfs_image_" + std::to_string(::getpid()));
   std::string bytes;
   for (int i = 0; i < 5000; ++i) bytes += char(i * 7);
@@ -341,7 +341,7 @@ TEST_CASE("fsp-srv RomFS from an image file is served as stored; without one, Ta
   CHECK(without.request(without.fsp, 200, {}) == target_not_found);
 }
 
-TEST_CASE("kiln.toml [switch.fs] and [switch.audio] name host paths, relative to the file") {
+TEST_CASE("kiln.toml tables switch.fs and switch.audio name host paths relative to the file") {
   const stdfs::path dir = stdfs::temp_directory_path() / ("kiln_fs_config_" + std::to_string(::getpid()));
   stdfs::create_directories(dir);
   write_host(dir / "kiln.toml", "[switch.fs]\nromfs = \"romfs\"\nsave = \"/var/saves\"\nsdcard = \"cards/sd\"\n");

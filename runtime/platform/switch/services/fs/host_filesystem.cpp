@@ -232,12 +232,16 @@ Result HostFileSystem::create_file(std::string_view path, int64_t size) {
   return result;
 }
 
+Result HostFileSystem::resolve_existing(std::string_view path, bool directory, std::string* host) const {
+  if (const Result r = resolve(path, host); r != success) return r;
+  struct stat st {};
+  if (::lstat(host->c_str(), &st) != 0) return from_errno(errno, *host);
+  return S_ISDIR(st.st_mode) == directory ? success : fs_result::path_not_found;
+}
+
 Result HostFileSystem::delete_file(std::string_view path) {
   std::string host;
-  if (const Result r = resolve(path, &host); r != success) return r;
-  struct stat st {};
-  if (::lstat(host.c_str(), &st) != 0) return from_errno(errno, host);
-  if (S_ISDIR(st.st_mode)) return fs_result::path_not_found;
+  if (const Result r = resolve_existing(path, false, &host); r != success) return r;
   if (::unlink(host.c_str()) != 0) return from_errno(errno, host);
   std::lock_guard lock(lock_);
   forget_staged(host);
@@ -252,11 +256,8 @@ Result HostFileSystem::create_directory(std::string_view path) {
 
 Result HostFileSystem::delete_directory(std::string_view path, bool recursive) {
   std::string host;
-  if (const Result r = resolve(path, &host); r != success) return r;
+  if (const Result r = resolve_existing(path, true, &host); r != success) return r;
   if (host == root_) return fs_result::directory_unobtainable; // the root itself cannot go
-  struct stat st {};
-  if (::lstat(host.c_str(), &st) != 0) return from_errno(errno, host);
-  if (!S_ISDIR(st.st_mode)) return fs_result::path_not_found;
   if (recursive) {
     std::error_code error;
     std::filesystem::remove_all(host, error);
@@ -280,24 +281,15 @@ Result HostFileSystem::clean_directory(std::string_view path) {
   }
   if (error) return from_errno(error.value(), host);
   std::lock_guard lock(lock_);
-  for (auto it = staged_.begin(); it != staged_.end();) {
-    if (inside(it->first, host) && it->first != host) {
-      ::unlink(it->second.c_str());
-      it = staged_.erase(it);
-    } else {
-      ++it;
-    }
-  }
+  forget_staged(host);
   return success;
 }
 
 Result HostFileSystem::rename(std::string_view from, std::string_view to, bool directory) {
   std::string host_from, host_to;
-  if (const Result r = resolve(from, &host_from); r != success) return r;
+  if (const Result r = resolve_existing(from, directory, &host_from); r != success) return r;
   if (const Result r = resolve(to, &host_to); r != success) return r;
   struct stat st {};
-  if (::lstat(host_from.c_str(), &st) != 0) return from_errno(errno, host_from);
-  if (S_ISDIR(st.st_mode) != directory) return fs_result::path_not_found;
   if (::lstat(host_to.c_str(), &st) == 0) return fs_result::path_already_exists;
   if (directory && inside(host_to, host_from)) return fs_result::directory_unobtainable; // into itself
   if (::rename(host_from.c_str(), host_to.c_str()) != 0) return from_errno(errno, host_from);

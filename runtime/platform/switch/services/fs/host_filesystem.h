@@ -96,8 +96,10 @@ public:
 
 private:
   friend class HostFile;
+  /// resolve(), and the path must exist as a directory (or a file): else PathNotFound.
+  Result resolve_existing(std::string_view guest_path, bool directory, std::string* host_path) const;
   std::string staged_path_for(const std::string& host_path); ///< under lock_
-  void forget_staged(const std::string& host_prefix);       ///< under lock_
+  void forget_staged(const std::string& host_prefix);       ///< drops staged copies at or under it; under lock_
 
   std::string root_, real_root_;
   Kind kind_;

@@ -185,44 +185,41 @@ std::shared_ptr<Storage> build_romfs_from_folder(const std::string& folder, std:
   for (uint32_t b = 0; b < directory_buckets; ++b) put<uint32_t>(t, directory_hash_at + 4 * b, no_entry);
   for (uint32_t b = 0; b < file_buckets; ++b) put<uint32_t>(t, file_hash_at + 4 * b, no_entry);
 
+  // Puts an entry at the head of its name's hash chain; the entry it displaced (the chain's next).
+  const auto chain = [&](uint64_t hash_at, uint32_t buckets, uint32_t parent, const std::string& name, uint32_t offset) {
+    const uint64_t slot = hash_at + 4 * (romfs_name_hash(parent, name) % buckets);
+    uint32_t previous = 0;
+    std::memcpy(&previous, t.data() + slot, 4);
+    put<uint32_t>(t, slot, offset);
+    return previous;
+  };
+  // The metadata offset of the entry after `index` among its parent's `siblings`.
+  const auto next_sibling = [](const std::vector<size_t>& siblings, size_t index, const auto& nodes) {
+    const auto me = std::find(siblings.begin(), siblings.end(), index);
+    return me != siblings.end() && me + 1 != siblings.end() ? nodes[*(me + 1)].offset : no_entry;
+  };
   for (size_t i = 0; i < directories.size(); ++i) {
     const DirectoryNode& d = directories[i];
     const uint32_t parent = directories[d.parent].offset;
-    const std::vector<size_t>& siblings = directories[d.parent].directories;
-    uint32_t sibling = no_entry;
-    if (i != 0) {
-      const auto me = std::find(siblings.begin(), siblings.end(), i);
-      if (me + 1 != siblings.end()) sibling = directories[*(me + 1)].offset;
-    }
-    const uint32_t bucket = romfs_name_hash(parent, d.name) % directory_buckets;
+    const uint32_t sibling = i == 0 ? no_entry : next_sibling(directories[d.parent].directories, i, directories);
     const uint64_t at = directory_meta_at + d.offset;
-    uint32_t previous = 0;
-    std::memcpy(&previous, t.data() + directory_hash_at + 4 * bucket, 4);
-    put<uint32_t>(t, directory_hash_at + 4 * bucket, d.offset);
     put<uint32_t>(t, at + 0x00, parent);
     put<uint32_t>(t, at + 0x04, sibling);
     put<uint32_t>(t, at + 0x08, d.directories.empty() ? no_entry : directories[d.directories.front()].offset);
     put<uint32_t>(t, at + 0x0c, d.files.empty() ? no_entry : files[d.files.front()].offset);
-    put<uint32_t>(t, at + 0x10, previous);
+    put<uint32_t>(t, at + 0x10, chain(directory_hash_at, directory_buckets, parent, d.name, d.offset));
     put<uint32_t>(t, at + 0x14, static_cast<uint32_t>(d.name.size()));
     std::memcpy(t.data() + at + 0x18, d.name.data(), d.name.size());
   }
   for (size_t i = 0; i < files.size(); ++i) {
     const FileNode& f = files[i];
     const uint32_t parent = directories[f.parent].offset;
-    const std::vector<size_t>& siblings = directories[f.parent].files;
-    const auto me = std::find(siblings.begin(), siblings.end(), i);
-    const uint32_t sibling = me + 1 != siblings.end() ? files[*(me + 1)].offset : no_entry;
-    const uint32_t bucket = romfs_name_hash(parent, f.name) % file_buckets;
     const uint64_t at = file_meta_at + f.offset;
-    uint32_t previous = 0;
-    std::memcpy(&previous, t.data() + file_hash_at + 4 * bucket, 4);
-    put<uint32_t>(t, file_hash_at + 4 * bucket, f.offset);
     put<uint32_t>(t, at + 0x00, parent);
-    put<uint32_t>(t, at + 0x04, sibling);
+    put<uint32_t>(t, at + 0x04, next_sibling(directories[f.parent].files, i, files));
     put<uint64_t>(t, at + 0x08, f.data_offset);
     put<uint64_t>(t, at + 0x10, f.size);
-    put<uint32_t>(t, at + 0x18, previous);
+    put<uint32_t>(t, at + 0x18, chain(file_hash_at, file_buckets, parent, f.name, f.offset));
     put<uint32_t>(t, at + 0x1c, static_cast<uint32_t>(f.name.size()));
     std::memcpy(t.data() + at + 0x20, f.name.data(), f.name.size());
   }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # games/sample-switch run twice in a fresh folder: the first run finds no score, saves 1234 through fsp-srv save
 # data and plays the tone through audout:u into kiln-audout.wav; the second (with a kiln.toml naming another WAV
-# through --config) reads 1234 back and saves 2468. The save file and the WAVs are checked on the host.
+# through --config) reads 1234 back and saves 2468. The save file and the WAVs are checked on the host; a bad
+# kiln.toml stops the program with status 64 naming the file and line.
 # Usage: PROGRAM CHECK_SAMPLE_OUTPUTS
 set -e
 program=$1
@@ -21,4 +22,13 @@ for line in "save: read score 1234" "save: wrote score 2468" "audio: played fram
   grep -q "^kiln: guest lm: $line\$" run2.log || { echo "run 2 lacks '$line'"; cat run2.log; exit 1; }
 done
 "$check" "$save" 2468 second.wav
+# A kiln.toml with an unknown key stops the program before the guest runs, naming the file and line.
+printf '[switch.fs]\nsaves = "x"\n' >bad.toml
+set +e
+"$program" --config bad.toml >bad.log 2>&1
+status=$?
+set -e
+if [ "$status" -ne 64 ] || ! grep -q "bad.toml:2: \[switch.fs\] 'saves' is not a key" bad.log; then
+  echo "a bad kiln.toml gave status $status:"; cat bad.log; exit 1
+fi
 echo "saved, read back and played"

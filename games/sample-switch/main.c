@@ -2,6 +2,7 @@
    each GetService), logs its lines through lm and OutputDebugString, and returns to the loader. */
 #include "lines.h"
 #include "nx.h"
+#include "save_and_tone.h"
 
 static Service logger;
 
@@ -46,6 +47,8 @@ int main(void) {
     for (int i = 0; i < 8 && (language >> (8 * i)) & 0xff; ++i) text[10 + i] = (char)(language >> (8 * i));
     emit(text);
   }
+  sample_save_score(emit, emit_with_number);
+  sample_play_tone(emit, emit_with_number);
   sample_lines(emit);
   emit("sample-switch: done");
   return 0;

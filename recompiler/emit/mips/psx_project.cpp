@@ -23,7 +23,7 @@ pkg_check_modules(xxhash REQUIRED IMPORTED_TARGET libxxhash)
 file(GLOB generated_sources CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/functions_*.cpp)
 set(runtime ${{KILN_SOURCE_DIR}}/runtime)
 add_library(kiln_psx_runtime STATIC
-  ${{runtime}}/base/error.cpp ${{runtime}}/base/log.cpp ${{runtime}}/base/hash.cpp ${{runtime}}/base/file_writer.cpp
+  ${{runtime}}/base/error.cpp ${{runtime}}/base/log.cpp ${{runtime}}/base/hash.cpp ${{runtime}}/base/file_writer.cpp ${{runtime}}/base/wav_file.cpp
   ${{runtime}}/base/png_image.cpp ${{runtime}}/base/byte_reader.cpp
   ${{runtime}}/platform/psx/gte/registers.cpp ${{runtime}}/platform/psx/gte/commands.cpp ${{runtime}}/platform/psx/gte/division.cpp
   ${{runtime}}/gpu/psx/draw_state.cpp ${{runtime}}/gpu/psx/gp0_command.cpp ${{runtime}}/gpu/psx/texture.cpp

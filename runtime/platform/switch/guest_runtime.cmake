@@ -2,6 +2,7 @@
 # the Horizon a recompiled program links (guest memory, dispatch, the kernel, IPC and services), compiled from
 # kiln's sources with the project's flags. KILN_SOURCE_DIR is set by the project.
 find_package(fmt REQUIRED)
+find_package(tomlplusplus REQUIRED)
 set(kiln_switch ${KILN_SOURCE_DIR}/runtime/platform/switch)
 include(${kiln_switch}/sources.cmake)
 set(kiln_switch_sources)
@@ -10,6 +11,7 @@ foreach(source IN LISTS kiln_switch_kernel_sources kiln_switch_ipc_sources kiln_
 endforeach()
 add_library(kiln_guest_runtime STATIC
   ${KILN_SOURCE_DIR}/runtime/core/guest_memory.cpp ${KILN_SOURCE_DIR}/runtime/core/dispatch.cpp ${KILN_SOURCE_DIR}/runtime/base/log.cpp
+  ${KILN_SOURCE_DIR}/runtime/base/error.cpp ${KILN_SOURCE_DIR}/runtime/base/file_writer.cpp ${KILN_SOURCE_DIR}/runtime/base/wav_file.cpp
   ${kiln_switch_sources})
 target_include_directories(kiln_guest_runtime PUBLIC ${KILN_SOURCE_DIR})
 target_compile_options(kiln_guest_runtime PRIVATE -O2)
@@ -20,5 +22,5 @@ if(NOT EXISTS ${kiln_gpu_runtime})
   message(FATAL_ERROR "${kiln_gpu_runtime} is missing: KILN_BINARY_DIR must name a configured kiln build")
 endif()
 include(${kiln_gpu_runtime})
-target_link_libraries(kiln_guest_runtime PUBLIC ${KILN_GUEST_GPU_LIBRARIES} fmt::fmt pthread dl)
+target_link_libraries(kiln_guest_runtime PUBLIC ${KILN_GUEST_GPU_LIBRARIES} fmt::fmt pthread dl PRIVATE tomlplusplus::tomlplusplus)
 target_link_options(kiln_guest_runtime PUBLIC ${KILN_GUEST_GPU_LINK_OPTIONS})

@@ -7,11 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "runtime/base/error.h"
 #include "runtime/base/log.h"
 #include "runtime/core/a64_fp.h"
 #include "runtime/core/a64_ops.h"
 #include "runtime/core/guest_memory.h"
 #include "runtime/platform/switch/services/default_services.h"
+#include "runtime/platform/switch/services/title_config.h"
 
 namespace kiln::hos {
 
@@ -93,6 +95,27 @@ void* main_thread(void* argument) {
   kernel.stop(result == 0 ? exit_status::exited : 1);
 }
 
+/// `--config FILE` (a title's kiln.toml, read for [switch.fs]) is the runtime's; the guest sees the rest.
+bool take_config_option(int& argc, char** argv, SystemSettings& settings) {
+  for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--config") != 0) continue;
+    if (i + 1 >= argc) {
+      log::error("--config needs a value (a kiln.toml)");
+      return false;
+    }
+    try {
+      load_title_config(argv[i + 1], settings);
+    } catch (const Error& e) {
+      log::error("{}", e.what());
+      return false;
+    }
+    for (int j = i; j + 2 <= argc; ++j) argv[j] = argv[j + 2];
+    argc -= 2;
+    --i;
+  }
+  return true;
+}
+
 } // namespace
 
 int run(const rt::ProgramInfo& program, int argc, char** argv, char**) {
@@ -100,7 +123,9 @@ int run(const rt::ProgramInfo& program, int argc, char** argv, char**) {
   kernel.install();
   rt::set_function_table(program.entries, program.entry_count);
   auto registry = std::make_shared<ServiceRegistry>();
-  register_default_services(*registry, SystemSettings{});
+  SystemSettings settings;
+  if (!take_config_option(argc, argv, settings)) return 64;
+  register_default_services(*registry, settings);
   install_service_manager(kernel, registry);
   load_segments(kernel, program);
   Launch launch{&program, {}};

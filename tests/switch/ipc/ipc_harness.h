@@ -55,6 +55,40 @@ struct IpcFixture {
     sm_initialize(sm);
     return sm_get_service(sm, name);
   }
+  struct Buffer {
+    uint64_t address;
+    uint32_t size;
+  };
+  /// A CMIF request (type 4): a handle descriptor when `pid` or copy handles are sent (bit 31 of word 1; then
+  /// bit 0 pid, bits 1-4 the copy count, the pid's 2 words, the handles); X descriptors (2 words: index in bits
+  /// 0-5, address bits 36-38 at 6-8, bits 32-35 at 12-15, size at 16-31; then address bits 0-31), A then B
+  /// descriptors (3 words: size, address bits 0-31, then address bits 36-38 at 2-4 and 32-35 at 28-31); raw data
+  /// at the next 16-byte boundary: "SFCI", version 0, command id, token 0, then the input. The raw size counts
+  /// 16 bytes for that alignment. Returns the reply's result (at 0x18 when the reply carries one handle or none).
+  uint32_t request(uint32_t session, uint32_t command, const std::vector<uint32_t>& input, const std::vector<Buffer>& x = {},
+                   const std::vector<Buffer>& a = {}, const std::vector<Buffer>& b = {}, bool pid = false,
+                   const std::vector<uint32_t>& copy_handles = {}) {
+    const bool handles = pid || !copy_handles.empty();
+    std::vector<uint32_t> w = {4u | uint32_t(x.size()) << 16 | uint32_t(a.size()) << 20 | uint32_t(b.size()) << 24,
+                               uint32_t(8 + input.size()) | (handles ? 0x80000000u : 0)};
+    if (handles) {
+      w.push_back(uint32_t(pid) | uint32_t(copy_handles.size()) << 1);
+      if (pid) w.insert(w.end(), {0, 0});
+      w.insert(w.end(), copy_handles.begin(), copy_handles.end());
+    }
+    for (size_t i = 0; i < x.size(); ++i)
+      w.insert(w.end(), {uint32_t(i) | uint32_t((x[i].address >> 36) & 7) << 6 | uint32_t((x[i].address >> 32) & 0xf) << 12 | x[i].size << 16,
+                         uint32_t(x[i].address)});
+    for (const auto* list : {&a, &b})
+      for (const Buffer& d : *list)
+        w.insert(w.end(), {d.size, uint32_t(d.address), uint32_t((d.address >> 36) & 7) << 2 | uint32_t((d.address >> 32) & 0xf) << 28});
+    while (w.size() % 4) w.push_back(0);
+    w.insert(w.end(), {0x49434653, 0, command, 0});
+    w.insert(w.end(), input.begin(), input.end());
+    message(w);
+    REQUIRE(send(session) == 0);
+    return peek<uint32_t>(tls + 0x18);
+  }
   /// Add(a, b) on a non-domain session: SFCI at 0x10, command 0, a at 0x20, b at 0x24; 8 raw words.
   uint32_t add(uint32_t session, uint32_t a, uint32_t b, uint32_t* result) {
     message({0x00000004, 0x00000008, 0, 0, 0x49434653, 0, 0, 0, a, b});

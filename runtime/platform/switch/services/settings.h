@@ -1,9 +1,19 @@
 #pragma once
 // What set, set:sys and apm answer: one documented default set (docs/switch.md), overridable by the runner.
 #include <cstdint>
+#include <functional>
 #include <string>
 
+#include "runtime/platform/switch/services/fs/fs_config.h"
+
 namespace kiln::hos {
+
+/// Where audout's samples go: the host's audio queue when a window runs (Host::queue_audio), else a WAV file.
+struct AudioSettings {
+  using HostQueue = std::function<void(const int16_t* samples, size_t frames, uint32_t rate, uint32_t channels)>;
+  HostQueue host_queue;                   ///< empty: headless
+  std::string wav_path = "kiln-audout.wav"; ///< headless output (kiln.toml [switch.audio] wav)
+};
 
 struct SystemSettings {
   int32_t language = 1;      ///< SetLanguage: 1 = American English ("en-US")
@@ -11,6 +21,8 @@ struct SystemSettings {
   uint8_t firmware_major = 16, firmware_minor = 0, firmware_micro = 0;
   std::string firmware_display = "16.0.0";
   bool docked = false;       ///< apm's performance mode: 0 handheld (normal), 1 docked (boost)
+  fs::FileSystemConfig file_systems; ///< fsp-srv's host folders (kiln.toml [switch.fs])
+  AudioSettings audio;               ///< audout:u
 };
 
 /// Language codes in SetLanguage order (switchbrew "Settings services"): a code is the string in a u64.

@@ -98,6 +98,8 @@ void register_default_services(ServiceRegistry& registry, const SystemSettings& 
   register_nvdrv(registry);
   register_vi(registry);
   register_hid(registry);
+  register_file_system(registry, settings.file_systems);
+  register_audio_out(registry, settings.audio);
 }
 
 } // namespace kiln::hos

@@ -16,6 +16,7 @@
 #include "runtime/gpu/vulkan/renderer/maxwell_renderer.h"
 #include "runtime/gpu/vulkan/renderer/pipelines.h"
 #include "runtime/gpu/vulkan/renderer/resources.h"
+#include "translator/sass/sm5x/sph.h"
 
 namespace kiln::vulkan {
 
@@ -303,7 +304,21 @@ struct MaxwellRenderer::State {
     pass = wanted;
   }
 
+  /// A draw: a short sequence of the steps below, then its commands in the pass of its attachments.
   void record_draw(const maxwell::DrawSnapshot& draw);
+  /// The pipeline's fixed-function state for the selected targets; whether target 0 blends with the pixel
+  /// program's second output (false on hosts without dual-source blending, diagnosed).
+  bool plan_blending(const maxwell::DrawSnapshot& draw, uint32_t selected_targets, PipelineDescription& description);
+  /// The surfaces of the draw's attachments (uploaded when guest memory changed) and their formats.
+  Pass plan_attachments(const maxwell::DrawSnapshot& draw, uint32_t attachment_count, PipelineDescription& description);
+  struct VertexBindings {
+    std::vector<vk::Buffer> buffers;
+    std::vector<vk::DeviceSize> offsets;
+  };
+  /// Vertex data for the attributes the vertex program reads, copied into `b`'s arena (widened on the CPU
+  /// where the host has no native format), and the pipeline's vertex input state.
+  VertexBindings bind_vertex_input(Batch& b, const maxwell::DrawSnapshot& draw, const sass::sm5x::ShaderProgramHeader& vertex_header,
+                                   uint64_t vertex_end, VertexInputState& input);
   void record_clear(const maxwell::ClearSnapshot& clear);
   /// A clear drawn with a pipeline carrying the channel / stencil mask, in its own pass over `target`.
   void record_masked_clear(const maxwell::ClearSnapshot& clear, GuestSurface& target);

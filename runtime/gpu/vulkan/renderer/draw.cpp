@@ -400,7 +400,7 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   if (!vertex_bindings.buffers.empty()) commands.bindVertexBuffers(0, vertex_bindings.buffers, vertex_bindings.offsets);
   commands.setViewport(0, viewports.viewports);
   commands.setScissor(0, viewports.scissors);
-  const std::optional<uint32_t> query = draw.render.counts_samples ? begin_sample_query(b) : std::nullopt;
+  const std::optional<uint32_t> query = draw.render.counts_samples ? sample_queries.begin(b) : std::nullopt;
   if (index_plan.use_indices) {
     commands.bindIndexBuffer(index_slice->buffer, index_slice->offset, vk::IndexType::eUint32);
     commands.drawIndexed(static_cast<uint32_t>(index_plan.indices.size()), 1, 0,
@@ -408,14 +408,14 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   } else {
     commands.draw(draw.count, 1, draw.first, 0);
   }
-  if (query) commands.endQuery(*sample_queries.pool, *query);
+  if (query) sample_queries.end(commands, *query);
   statistics.recording_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - translated).count();
 }
 
 void MaxwellRenderer::State::record_clear(const maxwell::ClearSnapshot& clear) {
   if (clear.x_max <= clear.x_min || clear.y_max <= clear.y_min) return;
   auto clear_rect = [&] {
-    return intersect(vk::Rect2D({0, 0}, pass->extent), static_cast<int32_t>(clear.x_min), static_cast<int32_t>(clear.y_min),
+    return intersect(vk::Rect2D({0, 0}, passes.current()->extent), static_cast<int32_t>(clear.x_min), static_cast<int32_t>(clear.y_min),
                      static_cast<int32_t>(clear.x_max), static_cast<int32_t>(clear.y_max));
   };
   if (clear.color_mask != 0) {
@@ -425,7 +425,9 @@ void MaxwellRenderer::State::record_clear(const maxwell::ClearSnapshot& clear) {
     if ((clear.color_mask & 0xf) != 0xf) {
       record_masked_clear(clear, s); // vkCmdClearAttachments ignores write masks
     } else {
+      const Pass* pass = passes.current();
       if (!pass || std::find(pass->colors.begin(), pass->colors.end(), &s) == pass->colors.end()) begin_pass(Pass{{&s}, nullptr, s.extent()});
+      pass = passes.current();
       const auto attachment = static_cast<uint32_t>(std::find(pass->colors.begin(), pass->colors.end(), &s) - pass->colors.begin());
       vk::ClearColorValue value; // SET_COLOR_CLEAR_VALUE holds raw words: float bits, or integers for integer targets
       if (s.color_class() == maxwell_formats::ColorClass::uint) {
@@ -439,7 +441,7 @@ void MaxwellRenderer::State::record_clear(const maxwell::ClearSnapshot& clear) {
       }
       const vk::Rect2D rect = clear_rect();
       if (rect.extent.width && rect.extent.height) {
-        batch->commands.clearAttachments(vk::ClearAttachment(vk::ImageAspectFlagBits::eColor, attachment, value), vk::ClearRect(rect, 0, 1));
+        current().commands.clearAttachments(vk::ClearAttachment(vk::ImageAspectFlagBits::eColor, attachment, value), vk::ClearRect(rect, 0, 1));
       }
     }
   }
@@ -455,10 +457,10 @@ void MaxwellRenderer::State::record_clear(const maxwell::ClearSnapshot& clear) {
     if (clear.depth) aspects |= vk::ImageAspectFlagBits::eDepth;
     if (stencil) aspects |= vk::ImageAspectFlagBits::eStencil;
     if (!aspects) return;
-    if (!pass || pass->depth != &s) begin_pass(Pass{{}, &s, s.extent()});
+    if (const Pass* pass = passes.current(); !pass || pass->depth != &s) begin_pass(Pass{{}, &s, s.extent()});
     const vk::Rect2D rect = clear_rect();
     if (rect.extent.width && rect.extent.height) {
-      batch->commands.clearAttachments(
+      current().commands.clearAttachments(
           vk::ClearAttachment(aspects, 0, vk::ClearDepthStencilValue(std::clamp(clear.depth_value, 0.0f, 1.0f), clear.stencil_value & 0xff)),
           vk::ClearRect(rect, 0, 1));
     }
@@ -482,13 +484,14 @@ void MaxwellRenderer::State::record_masked_clear(const maxwell::ClearSnapshot& c
     end_pass();
     begin_pass(Pass{{&target}, nullptr, target.extent()});
   }
-  const vk::Rect2D rect = intersect(vk::Rect2D({0, 0}, pass->extent), static_cast<int32_t>(clear.x_min), static_cast<int32_t>(clear.y_min),
+  const vk::Extent2D extent = passes.current()->extent;
+  const vk::Rect2D rect = intersect(vk::Rect2D({0, 0}, extent), static_cast<int32_t>(clear.x_min), static_cast<int32_t>(clear.y_min),
                                     static_cast<int32_t>(clear.x_max), static_cast<int32_t>(clear.y_max));
-  vk::CommandBuffer commands = batch->commands;
+  vk::CommandBuffer commands = current().commands;
   commands.bindPipeline(vk::PipelineBindPoint::eGraphics, pipeline);
   commands.pushConstants(clears.layout(), vk::ShaderStageFlagBits::eVertex | vk::ShaderStageFlagBits::eFragment, 0, sizeof(constants),
                          &constants);
-  commands.setViewport(0, vk::Viewport(0, 0, static_cast<float>(pass->extent.width), static_cast<float>(pass->extent.height), 0, 1));
+  commands.setViewport(0, vk::Viewport(0, 0, static_cast<float>(extent.width), static_cast<float>(extent.height), 0, 1));
   commands.setScissor(0, rect);
   commands.setStencilReference(vk::StencilFaceFlagBits::eFrontAndBack, clear.stencil_value & 0xff);
   if (rect.extent.width && rect.extent.height) commands.draw(3, 1, 0, 0);

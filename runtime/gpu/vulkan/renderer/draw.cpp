@@ -124,34 +124,128 @@ void MaxwellRenderer::State::bind_stage_resources(Batch& b, const maxwell::DrawS
   context.device().updateDescriptorSets(writes, {});
 }
 
-void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
-  const auto started = std::chrono::steady_clock::now();
-  const maxwell::ShaderProgram* vertex_program = program_in(draw, {1, 0});
-  const maxwell::ShaderProgram* fragment_program = program_in(draw, {5});
-  if (!vertex_program || !fragment_program) throw Error("no vertex or fragment program is bound");
+namespace {
+
+struct BoundPrograms {
+  const maxwell::ShaderProgram* vertex = nullptr;
+  const maxwell::ShaderProgram* fragment = nullptr;
+};
+
+BoundPrograms bound_programs(const maxwell::DrawSnapshot& draw) {
+  BoundPrograms programs{program_in(draw, {1, 0}), program_in(draw, {5})};
+  if (!programs.vertex || !programs.fragment) throw Error("no vertex or fragment program is bound");
   if (program_in(draw, {2, 3, 4})) throw Error("tessellation and geometry programs are not rendered yet");
-  PipelineDescription description;
-  const uint32_t selected_targets = std::min(extract_bits(draw.color_target_select, 0, 4), maxwell::color_target_count);
+  return programs;
+}
+
+/// The host's indices for a draw: always 32-bit (8-bit indices widened), restart values rewritten to all-ones,
+/// topologies Vulkan lacks converted; and how many vertices the draw reads.
+struct IndexPlan {
+  std::vector<uint32_t> indices;
+  bool indexed = false;     ///< the guest's draw is indexed (an index buffer or inline indices)
+  bool use_indices = false; ///< the host draw is indexed (guest indices or converted topology)
+  uint64_t vertex_end = 0;  ///< one past the last vertex read
+};
+
+IndexPlan plan_indices(const maxwell::AddressSpace& memory, const maxwell::DrawSnapshot& draw, PipelineDescription& description) {
+  const TopologyPlan plan = plan_topology(draw.topology);
+  description.topology = plan.topology;
+  IndexPlan result;
+  std::vector<uint32_t>& indices = result.indices;
+  result.indexed = draw.indexed || !draw.inline_indices.empty();
+  if (!draw.inline_indices.empty()) {
+    indices = draw.inline_indices;
+  } else if (draw.indexed) {
+    const std::vector<uint8_t> raw = memory.read_bytes(draw.index_address + uint64_t{draw.first} * draw.index_size,
+                                                       uint64_t{draw.count} * draw.index_size);
+    indices.resize(draw.count);
+    for (uint32_t i = 0; i < draw.count; ++i) {
+      indices[i] = draw.index_size == 1 ? raw[i] : draw.index_size == 2 ? load<uint16_t>(&raw[2 * i], Endian::little)
+                                                                         : load<uint32_t>(&raw[4 * i], Endian::little);
+    }
+  } else if (plan.convert != TopologyPlan::Convert::none) {
+    for (uint32_t i = 0; i < draw.count; ++i) indices.push_back(draw.first + i);
+  }
+  result.use_indices = result.indexed || plan.convert != TopologyPlan::Convert::none;
+  description.primitive_restart = result.indexed && description.fixed.primitive_restart && plan.strip_or_fan;
+  if (description.primitive_restart) {
+    const uint32_t restart = draw.render.primitive_restart_index;
+    for (uint32_t& index : indices) index = index == restart ? UINT32_MAX : index;
+  }
+  indices = convert_topology(indices, plan.convert);
+  result.vertex_end = uint64_t{draw.first} + draw.count;
+  if (result.use_indices) {
+    result.vertex_end = 0;
+    for (uint32_t index : indices) {
+      if (index != UINT32_MAX || !description.primitive_restart) result.vertex_end = std::max<uint64_t>(result.vertex_end, uint64_t{index} + 1);
+    }
+    if (result.indexed) result.vertex_end += draw.base_vertex;
+  }
+  return result;
+}
+
+/// Viewports: Maxwell maps NDC by window = scale * ndc + offset; Vulkan by x + w/2 + w/2 * ndc. Each has its
+/// scissor and viewport clip rectangle.
+struct ViewportPlan {
+  std::vector<vk::Viewport> viewports;
+  std::vector<vk::Rect2D> scissors;
+};
+
+ViewportPlan plan_viewports(const maxwell::DrawSnapshot& draw, uint32_t count, vk::Extent2D extent, const FixedFunctionState& fixed) {
+  const float target_height = static_cast<float>(extent.height);
+  auto flip = [&](int32_t y0, int32_t y1) {
+    return fixed.lower_left_origin ? std::pair{static_cast<int32_t>(extent.height) - y1, static_cast<int32_t>(extent.height) - y0}
+                                   : std::pair{y0, y1};
+  };
+  ViewportPlan plan;
+  for (uint32_t i = 0; i < count; ++i) {
+    const maxwell::Viewport& v = draw.viewports[i];
+    const float scale_y = fixed.lower_left_origin ? -v.scale[1] : v.scale[1];
+    const float offset_y = fixed.lower_left_origin ? target_height - v.offset[1] : v.offset[1];
+    const float near = fixed.negative_one_to_one ? v.offset[2] - v.scale[2] : v.offset[2];
+    const float far = v.offset[2] + v.scale[2]; // without VK_EXT_depth_clip_control z < 0 of -w..w is clipped
+    plan.viewports.emplace_back(v.offset[0] - v.scale[0], offset_y - scale_y, 2 * v.scale[0], 2 * scale_y,
+                                std::clamp(near, 0.0f, 1.0f), std::clamp(far, 0.0f, 1.0f));
+    vk::Rect2D scissor({0, 0}, extent);
+    if (draw.scissors[i].enabled) {
+      const maxwell::Scissor& s = draw.scissors[i];
+      const auto [y0, y1] = flip(s.y_min, s.y_max);
+      scissor = intersect(scissor, s.x_min, y0, s.x_max, y1);
+    }
+    const uint32_t clip_width = v.clip_horizontal >> 16, clip_height = v.clip_vertical >> 16;
+    if (clip_width != 0 && clip_height != 0) { // SET_VIEWPORT_CLIP_HORIZONTAL/VERTICAL: x | width << 16
+      const int32_t x0 = static_cast<int32_t>(v.clip_horizontal & 0xffff), y0 = static_cast<int32_t>(v.clip_vertical & 0xffff);
+      const auto [fy0, fy1] = flip(y0, y0 + static_cast<int32_t>(clip_height));
+      scissor = intersect(scissor, x0, fy0, x0 + static_cast<int32_t>(clip_width), fy1);
+    }
+    if (v.scale[0] == 0 || v.scale[1] == 0) { // a viewport the guest left unset maps everything onto a point: no pixels
+      plan.viewports.back() = vk::Viewport(0, 0, 1, 1, 0, 1);
+      scissor = vk::Rect2D({0, 0}, {0, 0});
+    }
+    plan.scissors.push_back(scissor);
+  }
+  return plan;
+}
+
+} // namespace
+
+bool MaxwellRenderer::State::plan_blending(const maxwell::DrawSnapshot& draw, uint32_t selected_targets, PipelineDescription& description) {
   description.fixed = pipeline_fixed_state(draw.render, selected_targets, SecondSource::read);
   // Dual-source blending: target 0's source-1 factors read the pixel program's colour output 1, which then is
   // no attachment of its own (the fragment program is specialised on it).
-  bool dual_source = selected_targets > 0 && draw.render.blend[0].reads_second_source();
+  const bool dual_source = selected_targets > 0 && draw.render.blend[0].reads_second_source();
   if (dual_source && !pipelines.dual_source_blend) {
     diagnose(fmt::format("draw {}: the host has no dual-source blending; target 0 blends with source 0 in place of source 1",
                          draw.draw_index));
     description.fixed = pipeline_fixed_state(draw.render, selected_targets, SecondSource::replaced);
-    dual_source = false;
+    return false;
   }
-  const TranslatedShader& vertex = pipelines.shader(program_bytes(memory, vertex_program->address), kVertexSet,
-                                                    fmt::format("vertex program at GPU {:#x}", vertex_program->address));
-  const TranslatedShader& fragment = pipelines.shader(program_bytes(memory, fragment_program->address), kFragmentSet,
-                                                      fmt::format("fragment program at GPU {:#x}", fragment_program->address), dual_source);
+  return dual_source;
+}
 
-  // Attachments: SET_CT_SELECT names the target slot of each fragment output.
+Pass MaxwellRenderer::State::plan_attachments(const maxwell::DrawSnapshot& draw, uint32_t attachment_count, PipelineDescription& description) {
+  // SET_CT_SELECT names the target slot of each fragment output.
   Pass wanted;
-  description.vertex = &vertex;
-  description.fragment = &fragment;
-  const uint32_t attachment_count = dual_source ? 1 : selected_targets;
   uint32_t width = UINT32_MAX, height = UINT32_MAX;
   for (uint32_t k = 0; k < attachment_count; ++k) {
     const maxwell::RenderTarget& rt = draw.color_targets[extract_bits(draw.color_target_select, 4 + 3 * k, 3)];
@@ -177,62 +271,21 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   }
   if (width == UINT32_MAX) throw Error("no colour or depth target is bound");
   wanted.extent = vk::Extent2D{width, height};
-  const FixedFunctionState& fixed = description.fixed;
+  return wanted;
+}
 
-  // Indices: always 32-bit on the host (8-bit indices widened), restart values rewritten to all-ones.
-  const TopologyPlan plan = plan_topology(draw.topology);
-  description.topology = plan.topology;
-  std::vector<uint32_t> indices;
-  const bool indexed = draw.indexed || !draw.inline_indices.empty();
-  if (!draw.inline_indices.empty()) {
-    indices = draw.inline_indices;
-  } else if (draw.indexed) {
-    const std::vector<uint8_t> raw = memory.read_bytes(draw.index_address + uint64_t{draw.first} * draw.index_size,
-                                                       uint64_t{draw.count} * draw.index_size);
-    indices.resize(draw.count);
-    for (uint32_t i = 0; i < draw.count; ++i) {
-      indices[i] = draw.index_size == 1 ? raw[i] : draw.index_size == 2 ? load<uint16_t>(&raw[2 * i], Endian::little)
-                                                                         : load<uint32_t>(&raw[4 * i], Endian::little);
-    }
-  } else if (plan.convert != TopologyPlan::Convert::none) {
-    for (uint32_t i = 0; i < draw.count; ++i) indices.push_back(draw.first + i);
-  }
-  const bool use_indices = indexed || plan.convert != TopologyPlan::Convert::none;
-  description.primitive_restart = indexed && fixed.primitive_restart && plan.strip_or_fan;
-  if (description.primitive_restart) {
-    const uint32_t restart = draw.render.primitive_restart_index;
-    for (uint32_t& index : indices) index = index == restart ? UINT32_MAX : index;
-  }
-  indices = convert_topology(indices, plan.convert);
-  uint64_t vertex_end = uint64_t{draw.first} + draw.count;
-  if (use_indices) {
-    vertex_end = 0;
-    for (uint32_t index : indices) {
-      if (index != UINT32_MAX || !description.primitive_restart) vertex_end = std::max<uint64_t>(vertex_end, uint64_t{index} + 1);
-    }
-    if (indexed) vertex_end += draw.base_vertex;
-  }
-
-  // Textures may flush (render-to-texture), so they come before the batch is taken.
-  const StageTextures vertex_textures = resolve_textures(draw, vertex);
-  const StageTextures fragment_textures = resolve_textures(draw, fragment);
-
-  // Vertex input: one binding per stream the program reads through a native format, one per widened attribute.
-  Batch& b = current();
-  const sass::sm5x::ShaderProgramHeader vertex_header = sass::sm5x::parse_sph(vertex_program->header, "vertex SPH");
-  if (vertex_header.writes_attribute(kViewportIndexAttribute)) {
-    if (!pipelines.multi_viewport) throw Error("the vertex program writes the viewport index, which the host cannot output (multiViewport)");
-    description.viewport_count = maxwell::viewport_count;
-  }
-  std::vector<vk::Buffer> vertex_buffers;
-  std::vector<vk::DeviceSize> vertex_offsets;
+MaxwellRenderer::State::VertexBindings MaxwellRenderer::State::bind_vertex_input(Batch& b, const maxwell::DrawSnapshot& draw,
+                                                                                 const sass::sm5x::ShaderProgramHeader& vertex_header,
+                                                                                 uint64_t vertex_end, VertexInputState& input) {
+  // One binding per stream the program reads through a native format, one per widened attribute.
+  VertexBindings bindings;
   std::map<uint32_t, uint32_t> stream_binding;
   std::optional<uint32_t> defaults_binding;
   auto add_binding = [&](const Arena::Slice& slice, uint32_t stride) {
-    const uint32_t binding = static_cast<uint32_t>(vertex_buffers.size());
-    vertex_buffers.push_back(slice.buffer);
-    vertex_offsets.push_back(slice.offset);
-    description.input.bindings.emplace_back(binding, stride, vk::VertexInputRate::eVertex);
+    const uint32_t binding = static_cast<uint32_t>(bindings.buffers.size());
+    bindings.buffers.push_back(slice.buffer);
+    bindings.offsets.push_back(slice.offset);
+    input.bindings.emplace_back(binding, stride, vk::VertexInputRate::eVertex);
     return binding;
   };
   auto stream_bytes = [&](const maxwell::VertexStream& stream, uint64_t first_element, uint64_t elements, uint64_t element_bytes) {
@@ -258,7 +311,7 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
         std::memcpy(slice.data, values, 16);
         defaults_binding = add_binding(slice, 0);
       }
-      description.input.attributes.emplace_back(location, *defaults_binding, vk::Format::eR32G32B32A32Sfloat, 0);
+      input.attributes.emplace_back(location, *defaults_binding, vk::Format::eR32G32B32A32Sfloat, 0);
       continue;
     }
     const uint32_t element_bytes = maxwell_formats::attribute_bytes(attribute.size);
@@ -283,7 +336,7 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
         const uint64_t span = std::max<uint64_t>(stream.stride, attribute.offset + element_bytes);
         found = stream_binding.emplace(key, add_binding(stream_bytes(stream, first_element, elements, span), stream.per_instance ? 0 : stream.stride)).first;
       }
-      description.input.attributes.emplace_back(location, found->second, native, attribute.offset);
+      input.attributes.emplace_back(location, found->second, native, attribute.offset);
       continue;
     }
     // Widened on the CPU into 4 x 32 bits per element (seed 002 §5.9: scaled, 3-component and 10-10-10-2 forms).
@@ -295,55 +348,48 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
       const auto value = maxwell_formats::widen_vertex_attribute(attribute, std::span<const uint8_t>(element, element_bytes));
       std::memcpy(widened.data + e * 16, value.data(), 16);
     }
-    description.input.attributes.emplace_back(location, add_binding(widened, stream.per_instance ? 0 : 16), vk::Format::eR32G32B32A32Sfloat, 0);
+    input.attributes.emplace_back(location, add_binding(widened, stream.per_instance ? 0 : 16), vk::Format::eR32G32B32A32Sfloat, 0);
   }
+  return bindings;
+}
 
+void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
+  const auto started = std::chrono::steady_clock::now();
+  const BoundPrograms programs = bound_programs(draw);
+  PipelineDescription description;
+  const uint32_t selected_targets = std::min(extract_bits(draw.color_target_select, 0, 4), maxwell::color_target_count);
+  const bool dual_source = plan_blending(draw, selected_targets, description);
+  const TranslatedShader& vertex = pipelines.shader(program_bytes(memory, programs.vertex->address), kVertexSet,
+                                                    fmt::format("vertex program at GPU {:#x}", programs.vertex->address));
+  const TranslatedShader& fragment = pipelines.shader(program_bytes(memory, programs.fragment->address), kFragmentSet,
+                                                      fmt::format("fragment program at GPU {:#x}", programs.fragment->address), dual_source);
+  description.vertex = &vertex;
+  description.fragment = &fragment;
+  const Pass wanted = plan_attachments(draw, dual_source ? 1 : selected_targets, description);
+  const IndexPlan index_plan = plan_indices(memory, draw, description);
+
+  // Textures may flush (render-to-texture), so they come before the batch is taken.
+  const StageTextures vertex_textures = resolve_textures(draw, vertex);
+  const StageTextures fragment_textures = resolve_textures(draw, fragment);
+
+  Batch& b = current();
+  const sass::sm5x::ShaderProgramHeader vertex_header = sass::sm5x::parse_sph(programs.vertex->header, "vertex SPH");
+  if (vertex_header.writes_attribute(kViewportIndexAttribute)) { // all viewports, else viewport 0 only
+    if (!pipelines.multi_viewport) throw Error("the vertex program writes the viewport index, which the host cannot output (multiViewport)");
+    description.viewport_count = maxwell::viewport_count;
+  }
+  const VertexBindings vertex_bindings = bind_vertex_input(b, draw, vertex_header, index_plan.vertex_end, description.input);
   const vk::Pipeline pipeline = pipelines.pipeline(description);
   const ShaderPairLayout& pair = pipelines.layout(vertex, fragment);
   const std::array<vk::DescriptorSet, 2> sets = {allocate_set(b, *pair.set_layouts[0]), allocate_set(b, *pair.set_layouts[1])};
-  bind_stage_resources(b, draw, *vertex_program, vertex, vertex_textures, sets[0]);
-  bind_stage_resources(b, draw, *fragment_program, fragment, fragment_textures, sets[1]);
+  bind_stage_resources(b, draw, *programs.vertex, vertex, vertex_textures, sets[0]);
+  bind_stage_resources(b, draw, *programs.fragment, fragment, fragment_textures, sets[1]);
   std::optional<Arena::Slice> index_slice;
-  if (use_indices) {
-    index_slice = b.arena.allocate(context, indices.size() * 4, 4);
-    std::memcpy(index_slice->data, indices.data(), indices.size() * 4);
+  if (index_plan.use_indices) {
+    index_slice = b.arena.allocate(context, index_plan.indices.size() * 4, 4);
+    std::memcpy(index_slice->data, index_plan.indices.data(), index_plan.indices.size() * 4);
   }
-
-  // Viewports: Maxwell maps NDC by window = scale * ndc + offset; Vulkan by x + w/2 + w/2 * ndc. Each has its
-  // scissor and viewport clip rectangle. Viewport 0 only, unless the vertex program writes the viewport index.
-  const float target_height = static_cast<float>(wanted.extent.height);
-  auto flip = [&](int32_t y0, int32_t y1) {
-    return fixed.lower_left_origin ? std::pair{static_cast<int32_t>(wanted.extent.height) - y1, static_cast<int32_t>(wanted.extent.height) - y0}
-                                   : std::pair{y0, y1};
-  };
-  std::vector<vk::Viewport> viewports;
-  std::vector<vk::Rect2D> scissors;
-  for (uint32_t i = 0; i < description.viewport_count; ++i) {
-    const maxwell::Viewport& v = draw.viewports[i];
-    const float scale_y = fixed.lower_left_origin ? -v.scale[1] : v.scale[1];
-    const float offset_y = fixed.lower_left_origin ? target_height - v.offset[1] : v.offset[1];
-    const float near = fixed.negative_one_to_one ? v.offset[2] - v.scale[2] : v.offset[2];
-    const float far = v.offset[2] + v.scale[2]; // without VK_EXT_depth_clip_control z < 0 of -w..w is clipped
-    viewports.emplace_back(v.offset[0] - v.scale[0], offset_y - scale_y, 2 * v.scale[0], 2 * scale_y, std::clamp(near, 0.0f, 1.0f),
-                           std::clamp(far, 0.0f, 1.0f));
-    vk::Rect2D scissor({0, 0}, wanted.extent);
-    if (draw.scissors[i].enabled) {
-      const maxwell::Scissor& s = draw.scissors[i];
-      const auto [y0, y1] = flip(s.y_min, s.y_max);
-      scissor = intersect(scissor, s.x_min, y0, s.x_max, y1);
-    }
-    const uint32_t clip_width = v.clip_horizontal >> 16, clip_height = v.clip_vertical >> 16;
-    if (clip_width != 0 && clip_height != 0) { // SET_VIEWPORT_CLIP_HORIZONTAL/VERTICAL: x | width << 16
-      const int32_t x0 = static_cast<int32_t>(v.clip_horizontal & 0xffff), y0 = static_cast<int32_t>(v.clip_vertical & 0xffff);
-      const auto [fy0, fy1] = flip(y0, y0 + static_cast<int32_t>(clip_height));
-      scissor = intersect(scissor, x0, fy0, x0 + static_cast<int32_t>(clip_width), fy1);
-    }
-    if (v.scale[0] == 0 || v.scale[1] == 0) { // a viewport the guest left unset maps everything onto a point: no pixels
-      viewports.back() = vk::Viewport(0, 0, 1, 1, 0, 1);
-      scissor = vk::Rect2D({0, 0}, {0, 0});
-    }
-    scissors.push_back(scissor);
-  }
+  const ViewportPlan viewports = plan_viewports(draw, description.viewport_count, wanted.extent, description.fixed);
 
   const auto translated = std::chrono::steady_clock::now();
   statistics.translation_seconds += std::chrono::duration<double>(translated - started).count();
@@ -351,25 +397,25 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   vk::CommandBuffer commands = b.commands;
   commands.bindPipeline(vk::PipelineBindPoint::eGraphics, pipeline);
   commands.bindDescriptorSets(vk::PipelineBindPoint::eGraphics, *pair.layout, 0, sets, {});
-  if (!vertex_buffers.empty()) commands.bindVertexBuffers(0, vertex_buffers, vertex_offsets);
-  commands.setViewport(0, viewports);
-  commands.setScissor(0, scissors);
-  const bool counts_samples = draw.render.counts_samples;
-  const std::optional<uint32_t> query = counts_samples ? begin_sample_query(b) : std::nullopt;
-  if (use_indices) {
+  if (!vertex_bindings.buffers.empty()) commands.bindVertexBuffers(0, vertex_bindings.buffers, vertex_bindings.offsets);
+  commands.setViewport(0, viewports.viewports);
+  commands.setScissor(0, viewports.scissors);
+  const std::optional<uint32_t> query = draw.render.counts_samples ? sample_queries.begin(b) : std::nullopt;
+  if (index_plan.use_indices) {
     commands.bindIndexBuffer(index_slice->buffer, index_slice->offset, vk::IndexType::eUint32);
-    commands.drawIndexed(static_cast<uint32_t>(indices.size()), 1, 0, indexed ? static_cast<int32_t>(draw.base_vertex) : 0, 0);
+    commands.drawIndexed(static_cast<uint32_t>(index_plan.indices.size()), 1, 0,
+                         index_plan.indexed ? static_cast<int32_t>(draw.base_vertex) : 0, 0);
   } else {
     commands.draw(draw.count, 1, draw.first, 0);
   }
-  if (query) commands.endQuery(*sample_queries.pool, *query);
+  if (query) sample_queries.end(commands, *query);
   statistics.recording_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - translated).count();
 }
 
 void MaxwellRenderer::State::record_clear(const maxwell::ClearSnapshot& clear) {
   if (clear.x_max <= clear.x_min || clear.y_max <= clear.y_min) return;
   auto clear_rect = [&] {
-    return intersect(vk::Rect2D({0, 0}, pass->extent), static_cast<int32_t>(clear.x_min), static_cast<int32_t>(clear.y_min),
+    return intersect(vk::Rect2D({0, 0}, passes.current()->extent), static_cast<int32_t>(clear.x_min), static_cast<int32_t>(clear.y_min),
                      static_cast<int32_t>(clear.x_max), static_cast<int32_t>(clear.y_max));
   };
   if (clear.color_mask != 0) {
@@ -379,7 +425,9 @@ void MaxwellRenderer::State::record_clear(const maxwell::ClearSnapshot& clear) {
     if ((clear.color_mask & 0xf) != 0xf) {
       record_masked_clear(clear, s); // vkCmdClearAttachments ignores write masks
     } else {
+      const Pass* pass = passes.current();
       if (!pass || std::find(pass->colors.begin(), pass->colors.end(), &s) == pass->colors.end()) begin_pass(Pass{{&s}, nullptr, s.extent()});
+      pass = passes.current();
       const auto attachment = static_cast<uint32_t>(std::find(pass->colors.begin(), pass->colors.end(), &s) - pass->colors.begin());
       vk::ClearColorValue value; // SET_COLOR_CLEAR_VALUE holds raw words: float bits, or integers for integer targets
       if (s.color_class() == maxwell_formats::ColorClass::uint) {
@@ -393,7 +441,7 @@ void MaxwellRenderer::State::record_clear(const maxwell::ClearSnapshot& clear) {
       }
       const vk::Rect2D rect = clear_rect();
       if (rect.extent.width && rect.extent.height) {
-        batch->commands.clearAttachments(vk::ClearAttachment(vk::ImageAspectFlagBits::eColor, attachment, value), vk::ClearRect(rect, 0, 1));
+        current().commands.clearAttachments(vk::ClearAttachment(vk::ImageAspectFlagBits::eColor, attachment, value), vk::ClearRect(rect, 0, 1));
       }
     }
   }
@@ -409,10 +457,10 @@ void MaxwellRenderer::State::record_clear(const maxwell::ClearSnapshot& clear) {
     if (clear.depth) aspects |= vk::ImageAspectFlagBits::eDepth;
     if (stencil) aspects |= vk::ImageAspectFlagBits::eStencil;
     if (!aspects) return;
-    if (!pass || pass->depth != &s) begin_pass(Pass{{}, &s, s.extent()});
+    if (const Pass* pass = passes.current(); !pass || pass->depth != &s) begin_pass(Pass{{}, &s, s.extent()});
     const vk::Rect2D rect = clear_rect();
     if (rect.extent.width && rect.extent.height) {
-      batch->commands.clearAttachments(
+      current().commands.clearAttachments(
           vk::ClearAttachment(aspects, 0, vk::ClearDepthStencilValue(std::clamp(clear.depth_value, 0.0f, 1.0f), clear.stencil_value & 0xff)),
           vk::ClearRect(rect, 0, 1));
     }
@@ -436,13 +484,14 @@ void MaxwellRenderer::State::record_masked_clear(const maxwell::ClearSnapshot& c
     end_pass();
     begin_pass(Pass{{&target}, nullptr, target.extent()});
   }
-  const vk::Rect2D rect = intersect(vk::Rect2D({0, 0}, pass->extent), static_cast<int32_t>(clear.x_min), static_cast<int32_t>(clear.y_min),
+  const vk::Extent2D extent = passes.current()->extent;
+  const vk::Rect2D rect = intersect(vk::Rect2D({0, 0}, extent), static_cast<int32_t>(clear.x_min), static_cast<int32_t>(clear.y_min),
                                     static_cast<int32_t>(clear.x_max), static_cast<int32_t>(clear.y_max));
-  vk::CommandBuffer commands = batch->commands;
+  vk::CommandBuffer commands = current().commands;
   commands.bindPipeline(vk::PipelineBindPoint::eGraphics, pipeline);
   commands.pushConstants(clears.layout(), vk::ShaderStageFlagBits::eVertex | vk::ShaderStageFlagBits::eFragment, 0, sizeof(constants),
                          &constants);
-  commands.setViewport(0, vk::Viewport(0, 0, static_cast<float>(pass->extent.width), static_cast<float>(pass->extent.height), 0, 1));
+  commands.setViewport(0, vk::Viewport(0, 0, static_cast<float>(extent.width), static_cast<float>(extent.height), 0, 1));
   commands.setScissor(0, rect);
   commands.setStencilReference(vk::StencilFaceFlagBits::eFrontAndBack, clear.stencil_value & 0xff);
   if (rect.extent.width && rect.extent.height) commands.draw(3, 1, 0, 0);

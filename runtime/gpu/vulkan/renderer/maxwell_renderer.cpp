@@ -25,21 +25,6 @@
 
 namespace kiln::vulkan {
 
-vk::DescriptorSet MaxwellRenderer::State::allocate_set(Batch& b, vk::DescriptorSetLayout layout) {
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    if (!b.descriptor_pools.empty()) {
-      vk::DescriptorSet set;
-      const vk::DescriptorSetAllocateInfo info(*b.descriptor_pools.back(), 1, &layout);
-      if (context.device().allocateDescriptorSets(&info, &set) == vk::Result::eSuccess) return set;
-    }
-    const std::array<vk::DescriptorPoolSize, 3> sizes = {vk::DescriptorPoolSize(vk::DescriptorType::eUniformBuffer, 4096),
-                                                         vk::DescriptorPoolSize(vk::DescriptorType::eSampledImage, 16384),
-                                                         vk::DescriptorPoolSize(vk::DescriptorType::eSampler, 4096)};
-    b.descriptor_pools.push_back(context.device().createDescriptorPoolUnique({{}, 512, sizes}));
-  }
-  throw Error("descriptor pool exhausted by one set");
-}
-
 MaxwellRenderer::MaxwellRenderer(Context& context, maxwell::AddressSpace& memory, const MaxwellRendererOptions& options)
     : state_(std::make_unique<State>(context, memory, options)) {}
 
@@ -72,7 +57,7 @@ void MaxwellRenderer::draw(std::shared_ptr<const maxwell::DrawSnapshot> draw) {
   if (!draw->render_enabled) return;
   const std::lock_guard guard(state_->lock);
   try {
-    if (state_->sample_queries.used == SampleQueries::capacity) state_->sum_sample_queries();
+    if (state_->sample_queries.full()) state_->sum_sample_queries();
     state_->record_draw(*draw);
     ++state_->statistics.draws;
     if (++state_->current().draws >= state_->options.draws_per_submission) state_->submit();
@@ -108,14 +93,13 @@ void MaxwellRenderer::flush() {
 uint64_t MaxwellRenderer::samples_passed() {
   const std::lock_guard guard(state_->lock);
   state_->sum_sample_queries();
-  return state_->sample_queries.samples;
+  return state_->sample_queries.samples();
 }
 
 void MaxwellRenderer::reset_samples_passed() {
   const std::lock_guard guard(state_->lock);
   state_->sum_sample_queries(); // frees the query slots (their results are dropped with the sum)
-  state_->sample_queries.samples = 0;
-  state_->sample_queries.counting = true;
+  state_->sample_queries.reset();
 }
 
 void MaxwellRenderer::synchronize_memory(uint64_t address, uint64_t size, maxwell::MemoryAccess access) {
@@ -123,11 +107,12 @@ void MaxwellRenderer::synchronize_memory(uint64_t address, uint64_t size, maxwel
   const std::lock_guard guard(state_->lock);
   try {
     state_->write_back(address, size);
-    if (access != maxwell::MemoryAccess::write || !state_->batch || !state_->batch->recording) return;
+    const Batch* batch = state_->batches.recording();
+    if (access != maxwell::MemoryAccess::write || !batch) return;
     // A texture sampled earlier in this batch was uploaded by the batch's upload commands, which run before all
     // of its draws: new bytes must go to a later batch, so this one is closed (the next checks the hash again).
-    for (const auto& [key, texture] : state_->textures) {
-      if (texture->checked_serial == state_->batch->serial && texture->address() < address + size &&
+    for (const auto& [key, texture] : state_->texture_cache.textures) {
+      if (texture->checked_serial == batch->serial && texture->address() < address + size &&
           address < texture->address() + texture->guest_size()) {
         state_->submit();
         return;
@@ -136,29 +121,6 @@ void MaxwellRenderer::synchronize_memory(uint64_t address, uint64_t size, maxwel
   } catch (const std::exception& error) {
     state_->diagnose(fmt::format("write-back before an engine access of GPU {:#x} (+{:#x}) failed: {}", address, size, error.what()));
   }
-}
-
-size_t MaxwellRenderer::State::write_back(uint64_t address, uint64_t size) {
-  std::vector<std::pair<GuestSurface*, Buffer>> readbacks;
-  for (auto& [key, s] : surfaces) {
-    if (!s->gpu_dirty || key.address >= address + size || address >= key.address + s->guest_size()) continue;
-    Batch& b = current();
-    end_pass();
-    readbacks.emplace_back(s.get(), create_host_buffer(context, s->host_bytes(), vk::BufferUsageFlagBits::eTransferDst));
-    s->record_readback(b.commands, readbacks.back().second);
-  }
-  if (readbacks.empty()) return 0;
-  const vk::MemoryBarrier2 to_host(vk::PipelineStageFlagBits2::eCopy, vk::AccessFlagBits2::eTransferWrite, vk::PipelineStageFlagBits2::eHost,
-                                   vk::AccessFlagBits2::eHostRead);
-  batch->commands.pipelineBarrier2(vk::DependencyInfo({}, to_host, {}, {}));
-  submit();
-  // Fences signal in submission order: the readback's batch is the last one, so everything before it is done too.
-  wait_all();
-  for (auto& [s, buffer] : readbacks) {
-    s->write_back(memory, buffer);
-    ++statistics.target_write_backs;
-  }
-  return readbacks.size();
 }
 
 void MaxwellRenderer::State::flush() {

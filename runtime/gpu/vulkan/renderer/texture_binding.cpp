@@ -56,15 +56,15 @@ MaxwellRenderer::State::StageTextures MaxwellRenderer::State::resolve_textures(c
           continue;
         }
         const auto words = read_entry(memory, draw.sampler_pool + uint64_t{index} * kDescriptorBytes);
-        auto& sampler = samplers[hash_words(words)];
+        auto& sampler = texture_cache.samplers[hash_words(words)];
         if (!sampler) {
-          vk::SamplerCreateInfo info = decode_sampler(words, anisotropy);
+          vk::SamplerCreateInfo info = decode_sampler(words, texture_cache.anisotropy);
           // TEXSAMP4-7: the border colour as floats, exact where the device takes custom colours.
           const vk::SamplerCustomBorderColorCreateInfoEXT border(
               vk::ClearColorValue(std::array<float, 4>{std::bit_cast<float>(words[4]), std::bit_cast<float>(words[5]),
                                                        std::bit_cast<float>(words[6]), std::bit_cast<float>(words[7])}),
               vk::Format::eUndefined);
-          if (custom_border_color) {
+          if (texture_cache.custom_border_color) {
             info.borderColor = vk::BorderColor::eFloatCustomEXT;
             info.pNext = &border;
           }
@@ -86,8 +86,8 @@ MaxwellRenderer::State::StageTextures MaxwellRenderer::State::resolve_textures(c
       const TextureHeader header = decode_texture_header(words);
       if (view_kind(header.texture_type) != std::pair{resource.image_dim, resource.image_array}) continue;
       const uint64_t key = hash_words(words);
-      if (texture_failures.count(key)) continue;
-      auto& texture = textures[key];
+      if (texture_cache.failures.count(key)) continue;
+      auto& texture = texture_cache.textures[key];
       try {
         if (!texture) texture = std::make_unique<GuestTexture>(context, header);
         // A texture over a render target the GPU wrote: bring those pixels to guest memory first.
@@ -103,8 +103,8 @@ MaxwellRenderer::State::StageTextures MaxwellRenderer::State::resolve_textures(c
         }
         views.back() = texture->view();
       } catch (const std::exception& error) {
-        textures.erase(key);
-        texture_failures.emplace(key, error.what());
+        texture_cache.textures.erase(key);
+        texture_cache.failures.emplace(key, error.what());
         diagnose(fmt::format("draw {}: texture header {} at GPU {:#x}: {}", draw.draw_index, index, entry_address, error.what()));
       }
     }

@@ -15,7 +15,7 @@
 #include "bench/renderer/frame_scene.h"
 #include "runtime/gpu/maxwell/gpu.h"
 #include "runtime/gpu/vulkan/context.h"
-#include "runtime/gpu/vulkan/renderer/maxwell_renderer.h"
+#include "runtime/gpu/vulkan/maxwell/maxwell_renderer.h"
 
 using namespace kiln;
 using clock_type = std::chrono::steady_clock;

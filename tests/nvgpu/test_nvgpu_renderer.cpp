@@ -9,7 +9,7 @@
 #include "runtime/core/guest_memory.h"
 #include "runtime/gpu/maxwell/stream_builder.h"
 #include "runtime/gpu/vulkan/context.h"
-#include "runtime/gpu/vulkan/renderer/maxwell_renderer.h"
+#include "runtime/gpu/vulkan/maxwell/maxwell_renderer.h"
 #include "runtime/platform/linux-user/nvgpu_abi.h"
 #include "runtime/platform/linux-user/nvgpu_driver.h"
 

@@ -15,7 +15,7 @@
 #include "runtime/gpu/maxwell/replay.h"
 #include "runtime/gpu/maxwell/synthetic_frame.h"
 #include "runtime/gpu/vulkan/context.h"
-#include "runtime/gpu/vulkan/renderer/maxwell_renderer.h"
+#include "runtime/gpu/vulkan/maxwell/maxwell_renderer.h"
 #include "tools/kiln/command_registry.h"
 
 namespace {

@@ -11,7 +11,7 @@
 #include "runtime/gpu/maxwell/classes.h"
 #include "runtime/gpu/maxwell/stream_builder.h"
 #include "runtime/gpu/vulkan/context.h"
-#include "runtime/gpu/vulkan/renderer/maxwell_renderer.h"
+#include "runtime/gpu/vulkan/maxwell/maxwell_renderer.h"
 
 namespace kiln::nvgpu_devices {
 

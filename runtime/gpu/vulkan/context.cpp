@@ -153,7 +153,7 @@ Context::Context(const ContextOptions& options) : validation_log_(std::make_uniq
   features.shaderFloat64 = have.shaderFloat64;
   features.fragmentStoresAndAtomics = have.fragmentStoresAndAtomics;
   features.vertexPipelineStoresAndAtomics = have.vertexPipelineStoresAndAtomics;
-  // Fixed-function state of the Maxwell 3D class (runtime/gpu/vulkan/renderer).
+  // Fixed-function state of the Maxwell 3D class (runtime/gpu/vulkan/maxwell).
   features.independentBlend = have.independentBlend;
   features.dualSrcBlend = have.dualSrcBlend;
   features.logicOp = have.logicOp;

@@ -14,7 +14,7 @@
 #include "runtime/gpu/maxwell/stream_builder.h"
 #include "runtime/gpu/textures/blocklinear/surface.h"
 #include "runtime/gpu/vulkan/context.h"
-#include "runtime/gpu/vulkan/renderer/maxwell_renderer.h"
+#include "runtime/gpu/vulkan/maxwell/maxwell_renderer.h"
 #include "translator/sass/sm5x/sph_builder.h"
 
 namespace kiln::test {

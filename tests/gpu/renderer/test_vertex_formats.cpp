@@ -6,7 +6,7 @@
 #include <bit>
 #include <cstring>
 
-#include "runtime/gpu/vulkan/renderer/formats.h"
+#include "runtime/gpu/vulkan/maxwell/formats.h"
 
 using namespace kiln::vulkan::maxwell_formats;
 

@@ -1,4 +1,4 @@
-#include "runtime/gpu/vulkan/renderer/sample_queries.h"
+#include "runtime/gpu/vulkan/maxwell/sample_queries.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "runtime/gpu/vulkan/renderer/passes.h"
+#include "runtime/gpu/vulkan/maxwell/passes.h"
 
 #include <algorithm>
 

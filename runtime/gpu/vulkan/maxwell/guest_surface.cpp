@@ -1,4 +1,4 @@
-#include "runtime/gpu/vulkan/renderer/guest_surface.h"
+#include "runtime/gpu/vulkan/maxwell/guest_surface.h"
 
 #include <algorithm>
 #include <bit>

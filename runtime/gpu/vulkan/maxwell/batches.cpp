@@ -1,4 +1,4 @@
-#include "runtime/gpu/vulkan/renderer/batches.h"
+#include "runtime/gpu/vulkan/maxwell/batches.h"
 
 #include <algorithm>
 #include <chrono>

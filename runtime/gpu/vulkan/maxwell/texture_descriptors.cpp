@@ -1,4 +1,4 @@
-#include "runtime/gpu/vulkan/renderer/texture_descriptors.h"
+#include "runtime/gpu/vulkan/maxwell/texture_descriptors.h"
 
 #include <bit>
 

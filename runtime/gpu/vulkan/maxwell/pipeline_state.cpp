@@ -1,4 +1,4 @@
-#include "runtime/gpu/vulkan/renderer/pipeline_state.h"
+#include "runtime/gpu/vulkan/maxwell/pipeline_state.h"
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "runtime/base/hash.h"
-#include "runtime/gpu/vulkan/renderer/renderer_state.h"
+#include "runtime/gpu/vulkan/maxwell/renderer_state.h"
 
 namespace kiln::vulkan {
 namespace {

@@ -9,9 +9,9 @@
 
 #include "runtime/base/error.h"
 #include "runtime/base/hash.h"
-#include "runtime/gpu/vulkan/renderer/pipeline_state.h"
-#include "runtime/gpu/vulkan/renderer/formats.h"
-#include "runtime/gpu/vulkan/renderer/renderer_state.h"
+#include "runtime/gpu/vulkan/maxwell/pipeline_state.h"
+#include "runtime/gpu/vulkan/maxwell/formats.h"
+#include "runtime/gpu/vulkan/maxwell/renderer_state.h"
 #include "translator/sass/sm5x/sph.h"
 
 namespace kiln::vulkan {

@@ -1,6 +1,6 @@
 // Render targets and depth buffers: guest surfaces found or created by key, uploaded when guest memory changed
 // under them, and written back to guest memory where the GPU drew into them.
-#include "runtime/gpu/vulkan/renderer/renderer_state.h"
+#include "runtime/gpu/vulkan/maxwell/renderer_state.h"
 
 namespace kiln::vulkan {
 

@@ -1,6 +1,6 @@
 // MaxwellRenderer: batches (command buffers + staging memory + descriptors), render passes over guest
 // surfaces, and the translation of one draw snapshot into Vulkan commands.
-#include "runtime/gpu/vulkan/renderer/maxwell_renderer.h"
+#include "runtime/gpu/vulkan/maxwell/maxwell_renderer.h"
 
 #include <algorithm>
 #include <bit>
@@ -17,10 +17,10 @@
 #include "runtime/base/png_image.h"
 #include "runtime/gpu/textures/blocklinear/swizzle.h"
 #include "runtime/gpu/vulkan/memory.h"
-#include "runtime/gpu/vulkan/renderer/formats.h"
-#include "runtime/gpu/vulkan/renderer/guest_surface.h"
-#include "runtime/gpu/vulkan/renderer/pipelines.h"
-#include "runtime/gpu/vulkan/renderer/renderer_state.h"
+#include "runtime/gpu/vulkan/maxwell/formats.h"
+#include "runtime/gpu/vulkan/maxwell/guest_surface.h"
+#include "runtime/gpu/vulkan/maxwell/pipelines.h"
+#include "runtime/gpu/vulkan/maxwell/renderer_state.h"
 #include "translator/sass/sm5x/sph.h"
 
 namespace kiln::vulkan {

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "runtime/gpu/vulkan/context.h"
-#include "runtime/gpu/vulkan/renderer/batches.h"
+#include "runtime/gpu/vulkan/maxwell/batches.h"
 
 namespace kiln::vulkan {
 

@@ -11,7 +11,7 @@
 #include "runtime/gpu/maxwell/draw_snapshot.h"
 #include "runtime/gpu/textures/blocklinear/surface.h"
 #include "runtime/gpu/vulkan/memory.h"
-#include "runtime/gpu/vulkan/renderer/formats.h"
+#include "runtime/gpu/vulkan/maxwell/formats.h"
 
 namespace kiln::vulkan {
 

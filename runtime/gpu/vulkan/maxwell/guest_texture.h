@@ -8,7 +8,7 @@
 #include "runtime/gpu/maxwell/address_space.h"
 #include "runtime/gpu/textures/blocklinear/surface.h"
 #include "runtime/gpu/vulkan/memory.h"
-#include "runtime/gpu/vulkan/renderer/texture_descriptors.h"
+#include "runtime/gpu/vulkan/maxwell/texture_descriptors.h"
 
 namespace kiln::vulkan {
 

@@ -1,4 +1,4 @@
-#include "runtime/gpu/vulkan/renderer/clear_pipelines.h"
+#include "runtime/gpu/vulkan/maxwell/clear_pipelines.h"
 
 #include <fmt/format.h>
 

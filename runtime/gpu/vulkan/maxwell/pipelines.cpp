@@ -1,4 +1,4 @@
-#include "runtime/gpu/vulkan/renderer/pipelines.h"
+#include "runtime/gpu/vulkan/maxwell/pipelines.h"
 
 #include <fmt/format.h>
 

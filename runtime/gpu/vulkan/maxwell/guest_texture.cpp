@@ -1,4 +1,4 @@
-#include "runtime/gpu/vulkan/renderer/guest_texture.h"
+#include "runtime/gpu/vulkan/maxwell/guest_texture.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "runtime/gpu/vulkan/renderer/resources.h"
+#include "runtime/gpu/vulkan/maxwell/resources.h"
 
 namespace kiln::vulkan {
 

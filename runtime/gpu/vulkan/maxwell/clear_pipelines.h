@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "runtime/gpu/vulkan/context.h"
-#include "runtime/gpu/vulkan/renderer/formats.h"
+#include "runtime/gpu/vulkan/maxwell/formats.h"
 
 namespace kiln::vulkan {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "runtime/gpu/vulkan/context.h"
-#include "runtime/gpu/vulkan/renderer/pipeline_state.h"
+#include "runtime/gpu/vulkan/maxwell/pipeline_state.h"
 #include "translator/graphics/graphics.h"
 
 namespace kiln::vulkan {

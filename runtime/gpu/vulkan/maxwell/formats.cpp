@@ -1,4 +1,4 @@
-#include "runtime/gpu/vulkan/renderer/formats.h"
+#include "runtime/gpu/vulkan/maxwell/formats.h"
 
 #include <bit>
 #include <cmath>

@@ -4,8 +4,8 @@
 #include <optional>
 #include <vector>
 
-#include "runtime/gpu/vulkan/renderer/batches.h"
-#include "runtime/gpu/vulkan/renderer/guest_surface.h"
+#include "runtime/gpu/vulkan/maxwell/batches.h"
+#include "runtime/gpu/vulkan/maxwell/guest_surface.h"
 
 namespace kiln::vulkan {
 

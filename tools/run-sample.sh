@@ -60,7 +60,7 @@ for title in sample-triangle sample-scene; do
   gpu_objects+=("$gpu_out/$title.o")
 done
 aarch64-linux-gnu-gcc -static -O2 -I"$root/games/common" -I"$root/runtime/platform/linux-user" -o "$gpu_out/gpu-samples.elf" \
-  "$root/games/common/gpu_samples.c" "$root/games/common/kiln_gpu.c" "$root/games/common/png_writer.c" \
+  "$root/games/common/gpu_samples.c" "$root/games/common/kiln_gpu.c" "$root/games/common/maxwell_push.c" "$root/games/common/png_writer.c" \
   "$root/games/common/gpu_session.c" "$root/games/common/kiln_host.c" "${gpu_objects[@]}"
 echo "== kiln sample: under qemu-aarch64 there is no GPU; each title must say so and stop"
 for title in sample-triangle sample-scene; do

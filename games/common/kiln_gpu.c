@@ -88,54 +88,15 @@ int kg_buffer_alloc(struct kg_device *d, uint64_t size, struct kg_buffer *b) {
   return 0;
 }
 
-void kg_push_begin(struct kg_push *p, struct kg_buffer *buffer) {
-  p->buffer = buffer;
-  p->start = p->count = 0;
-}
-
-static void put(struct kg_push *p, uint32_t word) {
-  if ((uint64_t)(p->count + 1) * 4 > p->buffer->size) {
-    fprintf(stderr, "kiln_gpu: pushbuffer full\n");
-    return;
-  }
-  memcpy(p->buffer->cpu + (uint64_t)p->count * 4, &word, 4);
-  ++p->count;
-}
-
-static uint32_t header(uint32_t sec_op, uint32_t subchannel, uint32_t method, uint32_t count) {
-  return (sec_op << 29) | ((count & 0x1fff) << 16) | ((subchannel & 7) << 13) | ((method >> 2) & 0xfff);
-}
-
-void kg_method(struct kg_push *p, uint32_t subchannel, uint32_t method, uint32_t value) {
-  if (value < 0x2000) {
-    put(p, header(4, subchannel, method, value)); /* immediate data in the header */
-  } else {
-    put(p, header(1, subchannel, method, 1));
-    put(p, value);
-  }
-}
-
-void kg_methods(struct kg_push *p, uint32_t subchannel, uint32_t method, const uint32_t *values, uint32_t count) {
-  put(p, header(1, subchannel, method, count));
-  for (uint32_t i = 0; i < count; ++i) put(p, values[i]);
-}
-
-void kg_method_non_incrementing(struct kg_push *p, uint32_t subchannel, uint32_t method, const uint32_t *values,
-                                uint32_t count) {
-  put(p, header(3, subchannel, method, count));
-  for (uint32_t i = 0; i < count; ++i) put(p, values[i]);
-}
-
-void kg_bind(struct kg_push *p, uint32_t subchannel, uint32_t class_id) { kg_method(p, subchannel, 0x0000, class_id); }
-
 int kg_submit(struct kg_device *d, struct kg_push *p, struct kg_fence *fence) {
-  const uint64_t address = p->buffer->gpu + (uint64_t)p->start * 4;
-  const uint32_t length = p->count - p->start;
-  /* GP_ENTRY0: address bits 2-31; GP_ENTRY1: address bits 32-39, length in words at bit 10. */
-  uint32_t entry[2] = {(uint32_t)address & ~3u, (uint32_t)(address >> 32) | (length << 10)};
+  if (p->overflowed) {
+    fprintf(stderr, "kiln_gpu: pushbuffer full (%llu bytes): submission refused\n", (unsigned long long)p->buffer->size);
+    return -1;
+  }
+  uint32_t entry[2];
+  kg_take_submission(p, entry);
   struct channel_submit_gpfifo submit = {(uint64_t)(uintptr_t)entry, 1, SUBMIT_FLAGS_FENCE_GET, {0, 0}};
   if (ioctl(d->channel, NVGPU_IOCTL_CHANNEL_SUBMIT_GPFIFO, &submit) < 0) return fail("submit GPFIFO");
-  p->start = p->count;
   *fence = submit.fence;
   return 0;
 }

@@ -143,18 +143,6 @@ static void set_target(struct kg_push *p, const struct kg_buffer *target, uint32
   push_viewport(p, size, size);
 }
 
-/* A colour clear limited to [x0, x1) x [y0, y1) by scissor 0 (SET_CLEAR_SURFACE_CONTROL USE_SCISSOR0). */
-static void clear_colour_scissored(struct kg_push *p, const float colour[4], uint32_t x0, uint32_t y0, uint32_t x1,
-                                   uint32_t y1) {
-  kg_method(p, KG_SUBCH_3D, THREED_SET_SCISSOR_ENABLE, 1);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_SCISSOR_HORIZONTAL, x0 | x1 << 16);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_SCISSOR_VERTICAL, y0 | y1 << 16);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_CLEAR_SURFACE_CONTROL, USE_SCISSOR0);
-  push_clear_colour(p, colour);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_CLEAR_SURFACE_CONTROL, 0);
-  kg_method(p, KG_SUBCH_3D, THREED_SET_SCISSOR_ENABLE, 0);
-}
-
 static void draw_indexed(struct kg_push *p, const struct kg_buffer *indices, uint32_t first, uint32_t count) {
   const uint64_t start = indices->gpu + 2 * first, limit = start + 2 * count - 1;
   const uint32_t buffer[6] = {(uint32_t)(start >> 32), (uint32_t)start, (uint32_t)(limit >> 32), (uint32_t)limit,
@@ -190,8 +178,8 @@ static void render_texture(struct kg_push *p, const struct kg_buffer *texture, c
   kg_method(p, KG_SUBCH_3D, THREED_SET_DEPTH_TEST, 0);
   kg_method(p, KG_SUBCH_3D, THREED_SET_BLEND, 0);
   push_clear_colour(p, PALETTE[n % 4]);
-  clear_colour_scissored(p, PALETTE[(n + 1) % 4], 0, 0, TEXTURE / 2, TEXTURE / 2);
-  clear_colour_scissored(p, PALETTE[(n + 1) % 4], TEXTURE / 2, TEXTURE / 2, TEXTURE, TEXTURE);
+  push_clear_colour_scissored(p, PALETTE[(n + 1) % 4], 0, 0, TEXTURE / 2, TEXTURE / 2);
+  push_clear_colour_scissored(p, PALETTE[(n + 1) % 4], TEXTURE / 2, TEXTURE / 2, TEXTURE, TEXTURE);
   bind_constants(p, constants, CB_TEXTURE_MATRIX, GROUP_VERTEX, 1);
   bind_constants(p, constants, CB_STRIPE_COLOUR, GROUP_PIXEL, 2);
   use_pixel_program(p, FLAT_PROGRAM);
@@ -206,7 +194,7 @@ static void render_frame(struct kg_push *p, const struct kg_buffer *target, cons
   push_clear_colour(p, BACKGROUND);
   kg_method(p, KG_SUBCH_3D, THREED_SET_Z_CLEAR_VALUE, float_bits(1));
   kg_method(p, KG_SUBCH_3D, THREED_CLEAR_SURFACE, 1); /* Z */
-  clear_colour_scissored(p, BAR, 0, BAR_Y, 32 * (uint32_t)(n + 1), TARGET);
+  push_clear_colour_scissored(p, BAR, 0, BAR_Y, 32 * (uint32_t)(n + 1), TARGET);
 
   kg_method(p, KG_SUBCH_3D, THREED_SET_DEPTH_TEST, 1);
   kg_method(p, KG_SUBCH_3D, THREED_SET_DEPTH_WRITE, 1);

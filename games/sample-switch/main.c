@@ -1,8 +1,10 @@
 /* The Switch sample: asks sm for lm and set the way libnx does (sm over TIPC, QueryPointerBufferSize after
-   each GetService), logs its lines through lm and OutputDebugString, and returns to the loader. */
+   each GetService), logs its lines through lm and OutputDebugString, draws its scene through nvdrv and vi
+   (moved by hid's left stick), keeps a score in save data, plays a tone, and returns to the loader. */
 #include "lines.h"
 #include "nx.h"
 #include "save_and_tone.h"
+#include "scene.h"
 
 static Service logger;
 
@@ -47,6 +49,7 @@ int main(void) {
     for (int i = 0; i < 8 && (language >> (8 * i)) & 0xff; ++i) text[10 + i] = (char)(language >> (8 * i));
     emit(text);
   }
+  sample_draw_scene(emit, emit_with_number);
   sample_save_score(emit, emit_with_number);
   sample_play_tone(emit, emit_with_number);
   sample_lines(emit);

@@ -6,7 +6,11 @@ void* memcpy(void* d, const void* s, size_t n);
 __asm__(".text\n"
         ".global svc_wait_synchronization\nsvc_wait_synchronization:\n"
         "  mov x3, x2\n  mov x2, x1\n  mov x1, x0\n  svc #0x18\n  ret\n"
-        ".global svc_reset_signal\nsvc_reset_signal:\n  svc #0x17\n  ret\n");
+        ".global svc_reset_signal\nsvc_reset_signal:\n  svc #0x17\n  ret\n"
+        ".global svc_create_transfer_memory\nsvc_create_transfer_memory:\n"
+        "  str x0, [sp, #-16]!\n  svc #0x15\n  ldr x2, [sp], #16\n  str w1, [x2]\n  ret\n"
+        ".global svc_map_shared_memory\nsvc_map_shared_memory:\n  svc #0x13\n  ret\n"
+        ".global svc_unmap_shared_memory\nsvc_unmap_shared_memory:\n  svc #0x14\n  ret\n");
 
 static uint32_t* message_buffer(void) {
   uint32_t* p;
@@ -33,7 +37,7 @@ Result nx_call(Handle session, const NxRequest* q, NxReply* r) {
   if (handles) {
     m[at++] = (q->send_pid ? 1u : 0u) | (uint32_t)q->copy_count << 1;
     if (q->send_pid) at += 2; /* the kernel fills the PID */
-    if (q->copy_count) m[at++] = q->copy_handle;
+    for (int i = 0; i < q->copy_count; ++i) m[at++] = q->copy_handles[i];
   }
   for (int i = 0; i < q->x_count; ++i) {
     /* X: index bits 0-5, address bits 36-38 at 6, bits 32-35 at 12, size at 16; then address bits 0-31. */

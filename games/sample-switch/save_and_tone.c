@@ -166,7 +166,7 @@ void sample_play_tone(EmitLine emit, EmitNumber emit_number) {
   q.input_size = sizeof open;
   q.send_pid = 1;
   q.copy_count = 1;
-  q.copy_handle = 0xffff8001; /* the current process */
+  q.copy_handles[0] = NX_CURRENT_PROCESS;
   q.a_count = q.b_count = 1;
   q.a[0].address = name_in;
   q.a[0].size = 0;

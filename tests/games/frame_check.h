@@ -1,7 +1,8 @@
-// What the GPU sample titles' frame checkers (check_sample_frames.cpp, check_scene_frames.cpp) share: reading the
-// frames a title wrote (RGB PNG files, games/common/png_writer.h), comparing pixels with the colours a scene's
-// numbers give, the pixels derived by hand, and the driver loop with its usage and exit status. Header-only, so
-// each checker stays one source file.
+// What the GPU sample titles' frame checkers (check_sample_frames.cpp, check_scene_frames.cpp and
+// tests/switch/check_switch_frames.cpp) share: reading the frames a title wrote (RGB PNG files from
+// games/common/png_writer.h; RGBA from kiln's Switch vi), comparing pixels with the colours a scene's numbers
+// give, the pixels derived by hand, and the driver loop with its usage and exit status. Header-only, so each
+// checker stays one source file.
 #ifndef KILN_TESTS_GAMES_FRAME_CHECK_H
 #define KILN_TESTS_GAMES_FRAME_CHECK_H
 
@@ -59,8 +60,10 @@ inline int png_colour_type(const std::string& path) {
   return static_cast<unsigned char>(header[25]);
 }
 
-// FRAME_DIR/frame_N.png, which must be an RGB PNG of width x height; nothing after printing why.
-inline std::optional<Frame> load_frame(const std::string& directory, int n, uint32_t width, uint32_t height) {
+// FRAME_DIR/frame_N.png, which must be a PNG of width x height and `colour_type` (2, RGB, for the linux-user
+// titles' own writer; 6, RGBA, for the frames kiln's Switch vi writes); nothing after printing why.
+inline std::optional<Frame> load_frame(const std::string& directory, int n, uint32_t width, uint32_t height,
+                                       int colour_type = 2) {
   Frame frame{directory + "/frame_" + std::to_string(n) + ".png", {}};
   try {
     frame.image = kiln::read_png(frame.path);
@@ -73,9 +76,8 @@ inline std::optional<Frame> load_frame(const std::string& directory, int n, uint
                  width, height);
     return std::nullopt;
   }
-  if (const int type = png_colour_type(frame.path); type != 2) {
-    std::fprintf(stderr, "%s: PNG colour type %d, expected 2 (RGB: a frame is what a display shows, no alpha)\n",
-                 frame.path.c_str(), type);
+  if (const int type = png_colour_type(frame.path); type != colour_type) {
+    std::fprintf(stderr, "%s: PNG colour type %d, expected %d\n", frame.path.c_str(), type, colour_type);
     return std::nullopt;
   }
   return frame;
@@ -109,7 +111,7 @@ inline int check_hand_points(const Frame& frame, int n, std::span<const HandPoin
 // `check_frame`, which returns how many of its checks failed. Exit status 0 when every frame passes, 1 otherwise,
 // 2 for bad usage.
 inline int run_frame_checks(int argc, char** argv, const char* name, uint32_t width, uint32_t height,
-                            const std::function<int(const Frame&, int)>& check_frame) {
+                            const std::function<int(const Frame&, int)>& check_frame, int colour_type = 2) {
   if (argc != 3) {
     std::fprintf(stderr, "usage: %s FRAME_DIR FRAME_COUNT\n", name);
     return 2;
@@ -117,7 +119,7 @@ inline int run_frame_checks(int argc, char** argv, const char* name, uint32_t wi
   const int frames = std::atoi(argv[2]);
   int failures = 0;
   for (int n = 0; n < frames; ++n) {
-    const std::optional<Frame> frame = load_frame(argv[1], n, width, height);
+    const std::optional<Frame> frame = load_frame(argv[1], n, width, height, colour_type);
     if (!frame) return 1;
     failures += check_frame(*frame, n) != 0;
   }

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# kiln's main job on the bundled sample, run by `./dev sample` after the build in $1:
-#  1. build games/sample-aarch64 (our own C program) as a static AArch64 Linux executable,
-#  2. recompile it to C++ and build the native program (`kiln port`),
-#  3. run the native program and the original under qemu-aarch64, and require identical output,
-#  4. build games/sample-triangle and games/sample-scene (our own GPU titles: nvgpu ioctls, pushbuffers, fences)
+# kiln's main job on the bundled sample, run by `./dev sample` after the build in $1 (kiln and make_nso):
+#  1. build games/sample-switch (our own Switch homebrew) into an NRO, recompile and build it, run it headless:
+#     its PNG frames (through nvdrv and vi), its save file (fsp-srv) and its tone (audout:u, a WAV),
+#  2. build games/sample-aarch64 (our own C program) as a static AArch64 Linux executable,
+#  3. recompile it to C++ and build the native program (`kiln port`),
+#  4. run the native program and the original under qemu-aarch64, and require identical output,
+#  5. build games/sample-triangle and games/sample-scene (our own GPU titles: nvgpu ioctls, pushbuffers, fences)
 #     as one program, check that each stops cleanly under qemu-aarch64 (no GPU there), recompile it and run
 #     each title on kiln's nvgpu devices, which write their PNG frames; print where they are,
-#  5. list the Vulkan device and render + read back a target (bring-up check).
+#  6. list the Vulkan device and render + read back a target (bring-up check).
 # The GPU titles' frames come from the 2D, inline-to-memory, copy and 3D engines (a textured, depth-tested,
 # blended triangle scene, and a rotating cube textured by render to texture, drawn by kiln's Vulkan renderer;
 # docs/nvgpu.md and games/sample-scene/README.md say what is drawn).
@@ -16,6 +18,20 @@ build="$(cd "${1:-$root/build}" && pwd)"
 kiln="$build/tools/kiln/kiln"
 out="$root/out/sample"
 mkdir -p "$out"
+
+echo "== kiln sample: games/sample-switch -> NRO (our own crt0 and IPC layer, no libnx), recompiled, run headless"
+# Its scene through nvdrv and vi (an orange square on green ground under a dark blue sky, moved by hid's left
+# stick: headless, it stays), its score in fsp-srv save data, its tone through audout:u.
+switch_out="$out/switch"
+switch_run="$switch_out/run"
+"$root/games/sample-switch/build.sh" "$build/tests/switch/make_nso" "$switch_out"
+"$kiln" recompile --no-config "$switch_out/sample-switch.nro" -o "$switch_out/project" > "$switch_out/recompile.log"
+"$kiln" build "$switch_out/project" -j "$(nproc)" > "$switch_out/build.log" 2>&1 || { cat "$switch_out/build.log"; exit 1; }
+rm -rf "$switch_run/frames" && mkdir -p "$switch_run/frames"
+(cd "$switch_run" && KILN_VULKAN_VALIDATION=1 KILN_FRAME_DIR="$switch_run/frames" "$switch_out/project/build/program" 2>&1 |
+  grep -v '^kiln: guest: ')  # each line comes once from lm and once from OutputDebugString: show lm's
+switch_save="$switch_run/kiln-save/0100000000010000/00000000000000000000000000000000/score.bin"
+echo "kiln sample: Switch frames in $switch_run/frames, save file $switch_save, tone in $switch_run/kiln-audout.wav"
 
 echo "== kiln sample: games/sample-aarch64 -> static AArch64 ELF"
 aarch64-linux-gnu-gcc -static -O2 -o "$out/sample.elf" "$root/games/sample-aarch64/main.c" -lm
@@ -99,6 +115,9 @@ echo "kiln sample: frames of the GPU title games/sample-triangle (textured, dept
 ls "$frames"/*.png
 echo "kiln sample: frames of the GPU title games/sample-scene (a rotating cube textured by render to texture):"
 ls "$scene_frames"/*.png
+echo "kiln sample: frames of the Switch title games/sample-switch (an orange square on green ground under a dark blue sky),"
+echo "  its save file and its tone:"
+ls "$switch_run"/frames/*.png "$switch_save" "$switch_run/kiln-audout.wav"
 echo "kiln sample: frames of the PS1 title games/sample-psx:"
 ls "$out"/psx/recompiled-run/frame*.png
 echo "kiln sample: to play the GPU title in a window (arrow keys or a controller move its orange rectangle):"

@@ -48,16 +48,9 @@ static Result transact(Display* d, uint32_t code, int32_t* out, uint32_t count) 
   memcpy(request.bytes, header, sizeof header);
   memset(&reply, 0, sizeof reply);
   const uint32_t input[3] = {(uint32_t)d->binder_id, code, 0};
-  NxRequest q;
-  memset(&q, 0, sizeof q);
-  q.command = 0;
-  q.input = input;
-  q.input_size = sizeof input;
-  q.a_count = q.b_count = 1;
-  q.a[0].address = request.bytes;
-  q.a[0].size = 0x10 + request.size;
-  q.b[0].address = reply.bytes;
-  q.b[0].size = sizeof reply.bytes;
+  NxRequest q = nx_request(0, input, sizeof input);
+  nx_add_a(&q, request.bytes, 0x10 + request.size);
+  nx_add_b(&q, reply.bytes, sizeof reply.bytes);
   Result r = nx_call(d->binder, &q, 0);
   if (r) return r;
   uint32_t size, offset;
@@ -71,14 +64,10 @@ static Result transact(Display* d, uint32_t code, int32_t* out, uint32_t count) 
   return status == 0 ? 0 : 0xc000u | (uint32_t)(-status & 0xff); /* an Android status, named for the log */
 }
 
+/* A command with raw input and output and, optionally, the moved handle of a new object. */
 static Result call(Handle session, uint32_t command, const void* input, uint32_t input_size, void* output, uint32_t output_size, Handle* moved) {
-  NxRequest q;
-  memset(&q, 0, sizeof q);
-  q.command = command;
-  q.input = input;
-  q.input_size = input_size;
   NxReply r = {output, output_size, 0, 0};
-  const Result result = nx_call(session, &q, &r);
+  const Result result = nx_call_plain(session, command, input, input_size, &r);
   if (moved) *moved = r.moved;
   return result;
 }
@@ -100,14 +89,8 @@ Result display_open(Display* d) {
     uint64_t display;
   } stray = {1, 0, d->display};
   uint64_t created[2] = {0, 0}; /* layer id, parcel size */
-  NxRequest q;
-  memset(&q, 0, sizeof q);
-  q.command = 2030;
-  q.input = &stray;
-  q.input_size = sizeof stray;
-  q.b_count = 1;
-  q.b[0].address = window;
-  q.b[0].size = sizeof window;
+  NxRequest q = nx_request(2030, &stray, sizeof stray);
+  nx_add_b(&q, window, sizeof window);
   NxReply got = {created, sizeof created, 0, 0};
   r = nx_call(d->display_service, &q, &got);
   if (r) return r;

@@ -23,14 +23,9 @@ static Result ioctl(NvGpu* gpu, uint32_t fd, uint32_t code) {
   const uint32_t input[2] = {fd, code};
   const uint32_t size = (code >> 16) & 0x3fff;
   uint32_t nv_result = 0;
-  NxRequest q;
-  memset(&q, 0, sizeof q);
-  q.command = 1;
-  q.input = input;
-  q.input_size = sizeof input;
-  q.a_count = q.b_count = 1;
-  q.a[0].address = q.b[0].address = argument;
-  q.a[0].size = q.b[0].size = size;
+  NxRequest q = nx_request(1, input, sizeof input);
+  nx_add_a(&q, argument, size);
+  nx_add_b(&q, argument, size);
   NxReply reply = {&nv_result, 4, 0, 0};
   const Result r = nx_call(gpu->service.session, &q, &reply);
   return r ? r : nv_result ? NV_ERROR(nv_result) : 0;
@@ -46,12 +41,8 @@ static Result open_device(NvGpu* gpu, const char* path, uint32_t* fd) {
   struct {
     uint32_t fd, nv_result;
   } opened = {0, 0};
-  NxRequest q;
-  memset(&q, 0, sizeof q);
-  q.command = 0;
-  q.a_count = 1;
-  q.a[0].address = path;
-  q.a[0].size = nx_strlen(path);
+  NxRequest q = nx_request(0, 0, 0);
+  nx_add_a(&q, path, nx_strlen(path));
   NxReply reply = {&opened, sizeof opened, 0, 0};
   const Result r = nx_call(gpu->service.session, &q, &reply);
   *fd = opened.fd;
@@ -67,11 +58,7 @@ Result nv_open(NvGpu* gpu, void* transfer, uint64_t transfer_size) {
   if (r) return r;
   const uint32_t size = (uint32_t)transfer_size;
   uint32_t nv_result = 0;
-  NxRequest q;
-  memset(&q, 0, sizeof q);
-  q.command = 3; /* Initialize(size) + the process and the transfer memory */
-  q.input = &size;
-  q.input_size = 4;
+  NxRequest q = nx_request(3, &size, 4); /* Initialize(size) + the process and the transfer memory */
   q.copy_count = 2;
   q.copy_handles[0] = NX_CURRENT_PROCESS;
   q.copy_handles[1] = gpu->transfer_memory;
@@ -111,13 +98,8 @@ void nv_close(NvGpu* gpu) {
   for (int i = 0; i < 5; ++i) {
     if (!fds[i]) continue;
     uint32_t nv_result = 0;
-    NxRequest q;
-    memset(&q, 0, sizeof q);
-    q.command = 2; /* Close(fd) */
-    q.input = &fds[i];
-    q.input_size = 4;
     NxReply reply = {&nv_result, 4, 0, 0};
-    nx_call(gpu->service.session, &q, &reply);
+    nx_call_plain(gpu->service.session, 2, &fds[i], 4, &reply); /* Close(fd) */
   }
   svc_close_handle(gpu->service.session);
   if (gpu->transfer_memory) svc_close_handle(gpu->transfer_memory); /* gives the memory back to us */

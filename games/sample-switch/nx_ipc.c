@@ -2,6 +2,7 @@
 #include "nx_ipc.h"
 
 void* memcpy(void* d, const void* s, size_t n);
+void* memset(void* d, int c, size_t n);
 
 __asm__(".text\n"
         ".global svc_wait_synchronization\nsvc_wait_synchronization:\n"
@@ -69,4 +70,31 @@ Result nx_call(Handle session, const NxRequest* q, NxReply* r) {
   result = m[reply + 2];
   if (result == 0 && r && r->output) memcpy(r->output, &m[reply + 4], r->output_size);
   return result;
+}
+
+NxRequest nx_request(uint32_t command, const void* input, uint32_t input_size) {
+  NxRequest q;
+  memset(&q, 0, sizeof q);
+  q.command = command;
+  q.input = input;
+  q.input_size = input_size;
+  return q;
+}
+
+void nx_add_x(NxRequest* q, const void* address, uint64_t size) {
+  q->x[q->x_count].address = address;
+  q->x[q->x_count++].size = size;
+}
+void nx_add_a(NxRequest* q, const void* address, uint64_t size) {
+  q->a[q->a_count].address = address;
+  q->a[q->a_count++].size = size;
+}
+void nx_add_b(NxRequest* q, void* address, uint64_t size) {
+  q->b[q->b_count].address = address;
+  q->b[q->b_count++].size = size;
+}
+
+Result nx_call_plain(Handle session, uint32_t command, const void* input, uint32_t input_size, NxReply* reply) {
+  const NxRequest q = nx_request(command, input, input_size);
+  return nx_call(session, &q, reply);
 }

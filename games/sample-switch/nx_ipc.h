@@ -31,6 +31,13 @@ typedef struct {
 
 /* Sends the request on `session`; the command's result (or the kernel's). `reply` may be 0. */
 Result nx_call(Handle session, const NxRequest* request, NxReply* reply);
+/* A request for `command` with `input` and no buffers or handles yet; the nx_add_* add buffers to it. */
+NxRequest nx_request(uint32_t command, const void* input, uint32_t input_size);
+void nx_add_x(NxRequest* request, const void* address, uint64_t size);
+void nx_add_a(NxRequest* request, const void* address, uint64_t size);
+void nx_add_b(NxRequest* request, void* address, uint64_t size);
+/* nx_call of a request with only `input`. */
+Result nx_call_plain(Handle session, uint32_t command, const void* input, uint32_t input_size, NxReply* reply);
 
 Result svc_wait_synchronization(const Handle* handles, int32_t count, uint64_t timeout_ns);
 Result svc_reset_signal(Handle handle);

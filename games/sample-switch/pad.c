@@ -17,17 +17,9 @@ static Result hid_call(Handle session, uint32_t command, const uint32_t* input, 
   for (uint32_t i = 0; i < input_words; ++i) arguments[i] = input[i];
   /* the u64 aruid (0) follows at the next 8-byte boundary */
   const uint32_t size = ((input_words + 1) & ~1u) * 4 + 8;
-  NxRequest q;
-  memset(&q, 0, sizeof q);
-  q.command = command;
-  q.input = arguments;
-  q.input_size = size;
+  NxRequest q = nx_request(command, arguments, size);
   q.send_pid = 1;
-  if (x) {
-    q.x_count = 1;
-    q.x[0].address = x;
-    q.x[0].size = x_size;
-  }
+  if (x) nx_add_x(&q, x, x_size);
   NxReply reply = {0, 0, 0, 0};
   const Result r = nx_call(session, &q, &reply);
   if (moved) *moved = reply.moved;
@@ -40,11 +32,8 @@ Result pad_open(Pad* pad, void* where) {
   if (r) return r;
   r = hid_call(pad->hid.session, 0, 0, 0, 0, 0, &pad->resource); /* CreateAppletResource: its session moved */
   if (r) return r;
-  NxRequest q;
-  memset(&q, 0, sizeof q);
-  q.command = 0; /* IAppletResource GetSharedMemoryHandle: a copy handle */
   NxReply shared = {0, 0, 0, 0};
-  r = nx_call(pad->resource, &q, &shared);
+  r = nx_call_plain(pad->resource, 0, 0, 0, &shared); /* IAppletResource GetSharedMemoryHandle: a copy handle */
   if (r) return r;
   pad->memory = shared.copied;
   r = svc_map_shared_memory(pad->memory, where, SHARED_SIZE, 1 /* read */);

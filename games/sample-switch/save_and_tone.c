@@ -8,28 +8,13 @@
 void* memset(void* d, int c, size_t n);
 void* memcpy(void* d, const void* s, size_t n);
 
-static Result call(Handle session, uint32_t command, const void* input, uint32_t input_size, NxReply* reply) {
-  NxRequest q;
-  memset(&q, 0, sizeof q);
-  q.command = command;
-  q.input = input;
-  q.input_size = input_size;
-  return nx_call(session, &q, reply);
-}
-
 static char path_buffer[0x301];
 /* A command whose one X buffer is a path (FS_MAX_PATH bytes). */
 static Result call_with_path(Handle fs, uint32_t command, const char* path, const void* input, uint32_t input_size, NxReply* reply) {
   memset(path_buffer, 0, sizeof path_buffer);
   memcpy(path_buffer, path, nx_strlen(path));
-  NxRequest q;
-  memset(&q, 0, sizeof q);
-  q.command = command;
-  q.input = input;
-  q.input_size = input_size;
-  q.x_count = 1;
-  q.x[0].address = path_buffer;
-  q.x[0].size = sizeof path_buffer;
+  NxRequest q = nx_request(command, input, input_size);
+  nx_add_x(&q, path_buffer, sizeof path_buffer);
   return nx_call(fs, &q, reply);
 }
 
@@ -41,14 +26,14 @@ static Result open_save(Handle fsp, Handle* fs) {
   uint8_t create[0x90]; /* the attribute, then SaveDataCreationInfo and SaveDataMetaInfo left zero */
   memset(create, 0, sizeof create);
   memcpy(create, attribute, sizeof attribute);
-  const Result created = call(fsp, 22, create, sizeof create, 0);
+  const Result created = nx_call_plain(fsp, 22, create, sizeof create, 0);
   if (created != 0 && created != 0x402) return created; /* PathAlreadyExists: made by an earlier run */
   uint8_t open[0x48]; /* u8 space id 1 (User), 7 padding, the attribute */
   memset(open, 0, sizeof open);
   open[0] = 1;
   memcpy(open + 8, attribute, sizeof attribute);
   NxReply reply = {0, 0, 0, 0};
-  const Result r = call(fsp, 51, open, sizeof open, &reply);
+  const Result r = nx_call_plain(fsp, 51, open, sizeof open, &reply);
   *fs = reply.moved;
   return r;
 }
@@ -59,20 +44,9 @@ static Result file_transfer(Handle file, uint32_t command, uint64_t offset, void
     uint32_t option, padding;
     uint64_t offset, size;
   } input = {0, 0, offset, size};
-  NxRequest q;
-  memset(&q, 0, sizeof q);
-  q.command = command;
-  q.input = &input;
-  q.input_size = sizeof input;
-  if (command == 0) {
-    q.b_count = 1;
-    q.b[0].address = data;
-    q.b[0].size = size;
-  } else {
-    q.a_count = 1;
-    q.a[0].address = data;
-    q.a[0].size = size;
-  }
+  NxRequest q = nx_request(command, &input, sizeof input);
+  if (command == 0) nx_add_b(&q, data, size);
+  else nx_add_a(&q, data, size);
   NxReply reply = {done, done ? 8 : 0, 0, 0};
   return nx_call(file, &q, &reply);
 }
@@ -84,11 +58,7 @@ void sample_save_score(EmitLine emit, EmitNumber emit_number) {
     return;
   }
   const uint64_t placeholder = 0;
-  NxRequest set_process;
-  memset(&set_process, 0, sizeof set_process);
-  set_process.command = 1; /* SetCurrentProcess(pid) */
-  set_process.input = &placeholder;
-  set_process.input_size = 8;
+  NxRequest set_process = nx_request(1, &placeholder, 8); /* SetCurrentProcess(pid) */
   set_process.send_pid = 1;
   Result r = nx_call(fsp.session, &set_process, 0);
   Handle fs = 0;
@@ -122,7 +92,7 @@ void sample_save_score(EmitLine emit, EmitNumber emit_number) {
     r = file_transfer(opened.moved, 1, 0, &score, 8, 0);
     svc_close_handle(opened.moved);
   }
-  if (r == 0) r = call(fs, 10, 0, 0, 0); /* Commit: the score becomes the save's */
+  if (r == 0) r = nx_call_plain(fs, 10, 0, 0, 0); /* Commit: the score becomes the save's */
   if (r == 0) emit_number("save: wrote score ", score, 0);
   else emit_number("save: cannot write the score: ", r, 1);
   svc_close_handle(fs);
@@ -159,26 +129,19 @@ void sample_play_tone(EmitLine emit, EmitNumber emit_number) {
   struct {
     uint32_t rate, channels, format, state;
   } opened;
-  NxRequest q;
-  memset(&q, 0, sizeof q);
-  q.command = 1;
-  q.input = &open;
-  q.input_size = sizeof open;
+  NxRequest q = nx_request(1, &open, sizeof open);
   q.send_pid = 1;
   q.copy_count = 1;
   q.copy_handles[0] = NX_CURRENT_PROCESS;
-  q.a_count = q.b_count = 1;
-  q.a[0].address = name_in;
-  q.a[0].size = 0;
-  q.b[0].address = name_out;
-  q.b[0].size = sizeof name_out;
+  nx_add_a(&q, name_in, 0);
+  nx_add_b(&q, name_out, sizeof name_out);
   NxReply reply = {&opened, sizeof opened, 0, 0};
   Result r = nx_call(audout.session, &q, &reply);
   const Handle out = reply.moved;
   Handle event = 0;
   if (r == 0) {
     NxReply registered = {0, 0, 0, 0};
-    r = call(out, 4, 0, 0, &registered); /* RegisterBufferEvent */
+    r = nx_call_plain(out, 4, 0, 0, &registered); /* RegisterBufferEvent */
     event = registered.copied;
   }
   for (uint32_t i = 0; r == 0 && i < TONE_BUFFERS; ++i) {
@@ -188,32 +151,24 @@ void sample_play_tone(EmitLine emit, EmitNumber emit_number) {
     b->buffer_size = b->data_size = frames_per_buffer * 4;
     b->data_offset = 0;
     const uint64_t tag = (uint64_t)b;
-    memset(&q, 0, sizeof q);
-    q.command = 3; /* AppendAudioOutBuffer(tag) + the AudioOutBuffer in an A buffer */
-    q.input = &tag;
-    q.input_size = 8;
-    q.a_count = 1;
-    q.a[0].address = b;
-    q.a[0].size = sizeof *b;
+    q = nx_request(3, &tag, 8); /* AppendAudioOutBuffer(tag) + the AudioOutBuffer in an A buffer */
+    nx_add_a(&q, b, sizeof *b);
     r = nx_call(out, &q, 0);
   }
-  if (r == 0) r = call(out, 1, 0, 0, 0); /* Start */
+  if (r == 0) r = nx_call_plain(out, 1, 0, 0, 0); /* Start */
   uint32_t released = 0;
   static uint64_t tags[TONE_BUFFERS];
   while (r == 0 && released < TONE_BUFFERS) {
     r = svc_wait_synchronization(&event, 1, 2000000000ull);
     if (r == 0) r = svc_reset_signal(event);
     uint32_t count = 0;
-    memset(&q, 0, sizeof q);
-    q.command = 5; /* GetReleasedAudioOutBuffer into a B buffer */
-    q.b_count = 1;
-    q.b[0].address = tags;
-    q.b[0].size = sizeof tags;
+    q = nx_request(5, 0, 0); /* GetReleasedAudioOutBuffer into a B buffer */
+    nx_add_b(&q, tags, sizeof tags);
     NxReply got = {&count, 4, 0, 0};
     if (r == 0) r = nx_call(out, &q, &got);
     released += count;
   }
-  if (r == 0) r = call(out, 2, 0, 0, 0); /* Stop */
+  if (r == 0) r = nx_call_plain(out, 2, 0, 0, 0); /* Stop */
   if (r == 0) emit_number("audio: played frames: ", (uint64_t)released * frames_per_buffer, 0);
   else emit_number("audio: failed: ", r, 1);
   if (event) svc_close_handle(event);

@@ -93,13 +93,13 @@ void sample_draw_scene(EmitLine emit, EmitNumber emit_number) {
   kg_push_begin(&push, &commands);
   kg_bind_classes(&push);
   int32_t square_x = SCENE_SQUARE_X, square_y = SCENE_SQUARE_Y;
+  struct kg_fence fence = {0, 0};
   for (int frame = 0; r == 0 && frame < SCENE_FRAMES; ++frame) {
     int32_t stick_x = 0, stick_y = 0;
     if (!pad_opened) pad_left_stick(&pad, &stick_x, &stick_y);
     square_x = moved(square_x, stick_x, SCENE_WIDTH - SCENE_SQUARE);
     square_y = moved(square_y, -stick_y, SCENE_HEIGHT - SCENE_SQUARE);
     int32_t slot = -1;
-    struct kg_fence fence;
     r = display_dequeue(&display, &slot);
     if (r == 0 && (slot < 0 || slot >= DISPLAY_BUFFERS)) r = 0x1a60a;
     if (r) break;
@@ -118,6 +118,8 @@ void sample_draw_scene(EmitLine emit, EmitNumber emit_number) {
     append_number(line, &n, (uint64_t)square_y);
     emit(line);
   }
+  /* The last frame's GPU work is done before the channel closes (vi has waited for it too). */
+  if (r == 0) r = nv_fence_wait(&gpu, &fence, 1000);
   if (r) say(emit_number, "frame: failed: ", r);
   else emit_number("frames: ", SCENE_FRAMES, 0);
   if (!pad_opened) pad_close(&pad);

@@ -61,7 +61,7 @@ static Result transact(Display* d, uint32_t code, int32_t* out, uint32_t count) 
   memcpy(out, reply.bytes + offset, words * 4);
   int32_t status;
   memcpy(&status, reply.bytes + offset + size - 4, 4);
-  return status == 0 ? 0 : 0xc000u | (uint32_t)(-status & 0xff); /* an Android status, named for the log */
+  return status == 0 ? 0 : DISPLAY_STATUS_ERROR(status);
 }
 
 /* A command with raw input and output and, optionally, the moved handle of a new object. */

@@ -8,6 +8,9 @@
 #include "nx.h"
 
 enum { DISPLAY_BUFFERS = 2 };
+/* A transaction's Android status (0 OK, else a negative errno) comes back as a Result with bit 30 set and the
+   errno below it (Horizon's own results stay under 2^22). */
+#define DISPLAY_STATUS_ERROR(status) (0x40000000u | (uint32_t)-(status))
 
 typedef struct {
   Service root;               /* vi:u */

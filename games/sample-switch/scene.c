@@ -101,7 +101,7 @@ void sample_draw_scene(EmitLine emit, EmitNumber emit_number) {
     square_y = moved(square_y, -stick_y, SCENE_HEIGHT - SCENE_SQUARE);
     int32_t slot = -1;
     r = display_dequeue(&display, &slot);
-    if (r == 0 && (slot < 0 || slot >= DISPLAY_BUFFERS)) r = 0x1a60a;
+    if (r == 0 && (slot < 0 || slot >= DISPLAY_BUFFERS)) r = DISPLAY_STATUS_ERROR(-22); /* BAD_VALUE: not a slot we gave */
     if (r) break;
     push_scene(&push, &surfaces[slot], (uint32_t)square_x, (uint32_t)square_y);
     r = nv_submit(&gpu, &push, &fence);

@@ -17,6 +17,7 @@
 #include "runtime/gpu/vulkan/context.h"
 #include "runtime/gpu/vulkan/renderer/maxwell_renderer.h"
 #include "runtime/platform/linux-user/nvgpu_abi.h"
+#include "runtime/core/guest_log.h"
 
 namespace kiln::linux_user::nvgpu {
 namespace abi = nvgpu_abi;
@@ -89,7 +90,7 @@ void Driver::choose_backend() {
   } catch (const std::exception& error) {
     renderer_.reset();
     context_.reset();
-    std::fprintf(stderr, "kiln: no Vulkan renderer (%s): GPU draws are recorded, not rendered\n", error.what());
+    rt::guest_log("kiln: no Vulkan renderer (%s): GPU draws are recorded, not rendered\n", error.what());
     return;
   }
   gpu_.set_backend(renderer_.get());
@@ -100,10 +101,10 @@ void Driver::flush_renderer() {
   renderer_->flush();
   const auto& diagnostics = renderer_->diagnostics();
   for (; renderer_diagnostics_printed_ < diagnostics.size(); ++renderer_diagnostics_printed_)
-    std::fprintf(stderr, "kiln: renderer: %s\n", diagnostics[renderer_diagnostics_printed_].c_str());
+    rt::guest_log("kiln: renderer: %s\n", diagnostics[renderer_diagnostics_printed_].c_str());
   const std::vector<std::string> messages = context_->validation_log().messages();
   for (; validation_messages_printed_ < messages.size(); ++validation_messages_printed_)
-    std::fprintf(stderr, "kiln: vulkan: %s\n", messages[validation_messages_printed_].c_str());
+    rt::guest_log("kiln: vulkan: %s\n", messages[validation_messages_printed_].c_str());
 }
 
 int64_t Driver::new_descriptor(File file) {
@@ -148,12 +149,12 @@ int64_t Driver::ioctl(int64_t fd, uint64_t request, uint64_t argument, uint64_t 
     case Device::ctrl_gpu: case Device::dma_buf: break;
     }
   } catch (const Error& error) {
-    std::fprintf(stderr, "kiln: %s: ioctl %#llx at guest pc %#llx failed: %s\n", file.path.c_str(),
+    rt::guest_log("kiln: %s: ioctl %#llx at guest pc %#llx failed: %s\n", file.path.c_str(),
                  static_cast<unsigned long long>(request), static_cast<unsigned long long>(pc), error.what());
     return -EINVAL;
   }
   if (result == -ENOTTY)
-    std::fprintf(stderr, "kiln: unknown ioctl %#llx (type '%c', nr %u, size %u) on %s at guest pc %#llx\n",
+    rt::guest_log("kiln: unknown ioctl %#llx (type '%c', nr %u, size %u) on %s at guest pc %#llx\n",
                  static_cast<unsigned long long>(request), abi::ioc_type(request), abi::ioc_nr(request),
                  abi::ioc_size(request), file.path.c_str(), static_cast<unsigned long long>(pc));
   return result;
@@ -309,7 +310,7 @@ int64_t Driver::channel_ioctl(ChannelState& channel, uint64_t request, uint64_t 
     if (!rt::guest_range_mapped(argument, 4)) return -EFAULT;
     std::memcpy(&entries, rt::host_pointer(argument), 4);
     if (!channel.bound) {
-      std::fprintf(stderr, "kiln: /dev/nvhost-gpu: GPFIFO allocated before the channel was bound to an address space\n");
+      rt::guest_log("kiln: /dev/nvhost-gpu: GPFIFO allocated before the channel was bound to an address space\n");
       return -EINVAL;
     }
     if (channel.gpu_channel || entries == 0) return -EINVAL;
@@ -325,7 +326,7 @@ int64_t Driver::channel_ioctl(ChannelState& channel, uint64_t request, uint64_t 
     return with_argument<abi::ChannelAllocObjCtx>(argument, [&](abi::ChannelAllocObjCtx& a) -> int64_t {
       if (!channel.gpu_channel) return -EINVAL;
       if (!is_maxwell_class(a.class_num)) {
-        std::fprintf(stderr, "kiln: /dev/nvhost-gpu: ALLOC_OBJ_CTX for class %#x, which kiln does not implement\n", a.class_num);
+        rt::guest_log("kiln: /dev/nvhost-gpu: ALLOC_OBJ_CTX for class %#x, which kiln does not implement\n", a.class_num);
         return -EINVAL;
       }
       a.obj_id = a.class_num; // the pushbuffer's SET_OBJECT binds the engine to a subchannel
@@ -341,7 +342,7 @@ int64_t Driver::submit(ChannelState& channel, uint64_t argument) {
   if (!read_argument(argument, a)) return -EFAULT;
   if (!channel.gpu_channel) return -EINVAL;
   if (a.flags & abi::submit_flag_sync_fence) {
-    std::fprintf(stderr, "kiln: /dev/nvhost-gpu: sync-fence file descriptors are not supported (use syncpoint fences)\n");
+    rt::guest_log("kiln: /dev/nvhost-gpu: sync-fence file descriptors are not supported (use syncpoint fences)\n");
     return -EINVAL;
   }
   if (a.num_entries > max_gpfifo_entries_per_submit || !rt::guest_range_mapped(a.gpfifo, uint64_t{a.num_entries} * 8))
@@ -386,7 +387,7 @@ void Driver::run_gpu(std::chrono::milliseconds timeout) {
   gpu_.run(options);
   const auto& diagnostics = gpu_.diagnostics();
   for (; diagnostics_printed_ < diagnostics.size(); ++diagnostics_printed_)
-    std::fprintf(stderr, "kiln: gpu: %s\n", diagnostics[diagnostics_printed_].describe().c_str());
+    rt::guest_log("kiln: gpu: %s\n", diagnostics[diagnostics_printed_].describe().c_str());
 }
 
 int64_t Driver::wait_syncpoint(uint32_t id, uint32_t threshold, int32_t timeout_ms, uint32_t& value) {
@@ -401,7 +402,7 @@ int64_t Driver::wait_syncpoint(uint32_t id, uint32_t threshold, int32_t timeout_
   value = gpu_.syncpoint(id);
   if (!reached(value, threshold)) {
     if (timeout_ms != 0)
-      std::fprintf(stderr, "kiln: syncpoint %u wait for %u timed out after %d ms at value %u\n", id, threshold, timeout, value);
+      rt::guest_log("kiln: syncpoint %u wait for %u timed out after %d ms at value %u\n", id, threshold, timeout, value);
     return -EAGAIN;
   }
   if (flush_) flush_(); // the CPU reads what the GPU wrote once the fence is reached
@@ -436,7 +437,7 @@ int64_t Driver::ctrl_ioctl(uint64_t request, uint64_t argument) {
 int64_t Driver::mmap(int64_t fd, uint64_t address, uint64_t length, uint64_t flags, uint64_t offset) {
   const File& file = files_.at(fd);
   if (file.device != Device::dma_buf) {
-    std::fprintf(stderr, "kiln: mmap of %s: map an nvmap buffer through its dma-buf fd (NVMAP_IOC_GET_FD)\n", file.path.c_str());
+    rt::guest_log("kiln: mmap of %s: map an nvmap buffer through its dma-buf fd (NVMAP_IOC_GET_FD)\n", file.path.c_str());
     return -ENODEV;
   }
   const auto found = buffers_.find(file.handle);

@@ -23,6 +23,7 @@
 #include "runtime/platform/linux-user/host_device.h"
 #include "runtime/platform/linux-user/nvgpu.h"
 #include "runtime/platform/linux-user/process.h"
+#include "runtime/core/guest_log.h"
 
 namespace kiln::linux_user {
 namespace {
@@ -328,7 +329,7 @@ int64_t dispatch(rt::Cpu* cpu, uint64_t pc) {
     if (x[1 + (number == 131)] == SIGABRT) { fflush(stderr); signal(SIGABRT, SIG_DFL); raise(SIGABRT); }
     return 0;
   default:
-    std::fprintf(stderr, "kiln: unknown system call %llu (%s) at guest pc %#llx\n", static_cast<unsigned long long>(number),
+    rt::guest_log("kiln: unknown system call %llu (%s) at guest pc %#llx\n", static_cast<unsigned long long>(number),
                  syscall_name(number), static_cast<unsigned long long>(pc));
     return -ENOSYS;
   }

@@ -85,7 +85,7 @@ void report_fault(int, siginfo_t* info, void*) {
     length = std::snprintf(message, sizeof message, "kiln: guest memory fault at guest address %#llx\n", static_cast<unsigned long long>(host - base));
   else
     length = std::snprintf(message, sizeof message, "kiln: host fault at %p (outside guest memory)\n", info->si_addr);
-  if (write(2, message, static_cast<size_t>(length)) < 0) {}
+  rt::guest_log_write(message, static_cast<size_t>(length)); // async-signal-safe
   signal(SIGSEGV, SIG_DFL);
   raise(SIGSEGV);
 }

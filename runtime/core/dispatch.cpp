@@ -50,6 +50,7 @@ void set_missing_function_handler(MissingFunctionHandler handler) { missing_func
 void call_guest(Cpu* cpu, uint64_t address) {
   const HostFunction function = find_function(address);
   if (!function) {
+    cpu->link = cpu->x[30]; // where the code run instead returns to, as for a compiled callee
     if (missing_function_handler && missing_function_handler(cpu, address)) return;
     guest_log("kiln: control reached guest address %#llx, which was not recompiled (no function starts there)\n",
                  static_cast<unsigned long long>(address));
@@ -76,6 +77,7 @@ void branch_guest(Cpu* cpu, uint64_t address, uint64_t link) {
     function(cpu);
     return;
   }
+  cpu->link = link; // a BR passes its function's link on: a RET there returns to the same caller
   if (missing_function_handler && missing_function_handler(cpu, address)) return;
   cpu->unwind_target = address;
 }

@@ -47,9 +47,10 @@ bool run_fallback(Cpu* cpu, uint64_t address) {
   const FallbackStep* step = find_step(address);
   if (!step) return false;
   report_entry(address);
-  // Where the code entered here returns to, as compiled functions keep it (c->link): a RET anywhere else is a
-  // non-local return (longjmp, the unwinder) that the frames further up take over.
-  const uint64_t link = cpu->x[30];
+  // Where the code entered here returns to, as compiled functions keep it (c->link, set by call_guest and
+  // branch_guest): a RET anywhere else is a non-local return (longjmp, the unwinder) that the frames further
+  // up take over.
+  const uint64_t link = cpu->link;
   cpu->pc = address;
   for (;;) {
     if (step->step(cpu) == StepResult::returned) {
@@ -60,7 +61,7 @@ bool run_fallback(Cpu* cpu, uint64_t address) {
     if (step + 1 < steps_end && step[1].address == cpu->pc) ++step;
     else if (const FallbackStep* found = find_step(cpu->pc)) step = found;
     else if (find_function(cpu->pc)) {
-      call_guest(cpu, cpu->pc); // a branch into compiled code is a tail call: its return is ours
+      branch_guest(cpu, cpu->pc, link); // a branch into compiled code is a tail call: its return is ours
       return true;
     } else {
       guest_log("kiln: control reached guest address %#llx, which was neither recompiled nor covered by the fallback interpreter\n",

@@ -3,7 +3,8 @@
  * as at -O0), a base copied to another register, a base in a frame slot addressed from x29, absolute 8-byte
  * entries read with a scaled index or from a computed address, and entries relative to the table itself
  * (Clang's form). Entries are bytes, halfwords, words and absolute addresses. Each function returns a value per
- * case and -1 for indices the bounding compare sends to the default. */
+ * case and -1 for indices the bounding compare sends to the default. jt_data_pointer's table address is data,
+ * which analysis cannot trace: its cases run in the fallback interpreter and continue into compiled code. */
 #include "corpus.h"
 
 long jt_spilled_base(long index);   /* byte entries, base and index through stack slots */
@@ -11,6 +12,7 @@ long jt_copied_base(long index);    /* halfword entries, base moved to another r
 long jt_frame_slot(long index);     /* absolute entries with a scaled index, base in an x29 slot */
 long jt_computed_address(long index); /* absolute entries at table + index * 8 */
 long jt_table_relative(long index); /* word entries relative to the table (Clang) */
+long jt_data_pointer(long index);   /* byte entries, base read from a pointer in .data: not traceable */
 
 __asm__(
     ".text\n"
@@ -120,6 +122,31 @@ __asm__(
     ".Ljt_relative_default: mov x0, #-1\n  ret\n"
     ".size jt_table_relative, .-jt_table_relative\n"
 
+    /* The BR stays unresolved (its table's address is data); each case then jumps back to a tail that the
+     * function's compiled code also reaches, so the fallback interpreter must carry on inside compiled code. */
+    ".p2align 2\n"
+    ".globl jt_data_pointer\n.type jt_data_pointer, %function\n"
+    "jt_data_pointer:\n"
+    "  stp x29, x30, [sp, #-16]!\n"
+    "  mov x29, sp\n"
+    "  mov x3, #7\n"
+    "  cmp x0, #3\n"
+    "  b.hi .Ljt_pointer_tail\n"
+    "  adrp x1, jt_pointer_base\n"
+    "  ldr x1, [x1, :lo12:jt_pointer_base]\n"
+    "  ldrb w4, [x1, x0]\n"
+    "  adr x2, .Ljt_pointer_0\n"
+    "  add x2, x2, w4, uxtb #2\n"
+    "  br x2\n"
+    ".Ljt_pointer_0: mov x3, #600\n  b .Ljt_pointer_tail\n"
+    ".Ljt_pointer_1: mov x3, #601\n  b .Ljt_pointer_tail\n"
+    ".Ljt_pointer_2: mov x3, #602\n  b .Ljt_pointer_tail\n"
+    ".Ljt_pointer_3: mov x3, #603\n"
+    ".Ljt_pointer_tail: add x0, x3, x0, lsl #16\n"
+    "  ldp x29, x30, [sp], #16\n"
+    "  ret\n"
+    ".size jt_data_pointer, .-jt_data_pointer\n"
+
     ".section .rodata\n"
     ".Ljt_bytes: .byte (.Ljt_bytes_3 - .Ljt_bytes_0) / 4, (.Ljt_bytes_1 - .Ljt_bytes_0) / 4, (.Ljt_bytes_4 - .Ljt_bytes_0) / 4, 0, "
     "(.Ljt_bytes_2 - .Ljt_bytes_0) / 4\n"
@@ -127,6 +154,11 @@ __asm__(
     ".Ljt_halves: .hword (.Ljt_halves_2 - .Ljt_halves_0) / 4, 0, (.Ljt_halves_3 - .Ljt_halves_0) / 4, (.Ljt_halves_1 - .Ljt_halves_0) / 4\n"
     ".p2align 3\n"
     ".Ljt_absolute: .quad .Ljt_absolute_1, .Ljt_absolute_3, .Ljt_absolute_0, .Ljt_absolute_2\n"
+    ".Ljt_pointer: .byte (.Ljt_pointer_2 - .Ljt_pointer_0) / 4, 0, (.Ljt_pointer_3 - .Ljt_pointer_0) / 4, "
+    "(.Ljt_pointer_1 - .Ljt_pointer_0) / 4\n"
+    ".data\n.p2align 3\n"
+    "jt_pointer_base: .quad .Ljt_pointer\n"
+    ".section .rodata\n"
     ".Ljt_computed: .quad .Ljt_computed_4, .Ljt_computed_2, .Ljt_computed_0, .Ljt_computed_3, .Ljt_computed_1\n"
     ".p2align 2\n"
     ".Ljt_relative: .word .Ljt_relative_3 - .Ljt_relative, .Ljt_relative_0 - .Ljt_relative, .Ljt_relative_2 - .Ljt_relative, "
@@ -135,14 +167,19 @@ __asm__(
 
 PROGRAM(jump_tables) {
   UNUSED_ARGS;
-  static long (*const shapes[])(long) = {jt_spilled_base, jt_copied_base, jt_frame_slot, jt_computed_address, jt_table_relative};
-  static const char* const names[] = {"spilled_base", "copied_base", "frame_slot", "computed_address", "table_relative"};
-  for (int s = 0; s < 5; ++s) {
+  static long (*const shapes[])(long) = {jt_spilled_base, jt_copied_base, jt_frame_slot, jt_computed_address, jt_table_relative,
+                                         jt_data_pointer};
+  static const char* const names[] = {"spilled_base", "copied_base", "frame_slot", "computed_address", "table_relative", "data_pointer"};
+  for (int s = 0; s < 6; ++s) {
     printf("%-16s", names[s]);
     for (long index = -2; index < 8; ++index) printf(" %ld", shapes[s](index));
     printf("\n");
   }
   /* each shape called directly too, so the calls are not only through the pointer table */
   printf("direct %ld %ld %ld %ld %ld\n", jt_spilled_base(2), jt_copied_base(3), jt_frame_slot(1), jt_computed_address(4), jt_table_relative(0));
+  /* the unresolved table in a loop: every call enters the interpreter in the middle of compiled code */
+  long sum = 0;
+  for (long i = 0; i < 1000; ++i) sum += jt_data_pointer(i % 6);
+  printf("data_pointer loop %ld\n", sum);
   return 0;
 }

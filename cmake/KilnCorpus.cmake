@@ -3,10 +3,13 @@
 # the C library is recompiled and compiled once per guest architecture.
 
 # kiln_c_corpus(<prefix> COMPILER <cross gcc> SOURCES <c files...> ELF_VARIABLE <var> PROGRAMS_VARIABLE <var>)
-# -> target <prefix>_corpus building <binary dir>/corpus/corpus.elf; *_O0.c at -O0, *_Os.c at -Os, others -O2.
+# -> target <prefix>_corpus building <binary dir>/corpus/corpus.elf; *_O0.c at -O0, *_Os.c at -Os, *_n1.c at
+# -O3 -mcpu=neoverse-n1 (an LSE core: GCC inlines LSE atomics instead of calling libgcc's helpers), others -O2.
 function(kiln_c_corpus prefix)
   cmake_parse_arguments(ARG "" "COMPILER;ELF_VARIABLE;PROGRAMS_VARIABLE" "SOURCES" ${ARGN})
   set(corpus_header ${PROJECT_SOURCE_DIR}/tests/aarch64/corpus/corpus.h)
+  # Code shared by two builds of one program (switch_vm.c at -O2, switch_vm_O0.c at -O0).
+  file(GLOB corpus_includes CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/aarch64/corpus/*.inc)
   set(corpus_dir ${CMAKE_CURRENT_BINARY_DIR}/corpus)
   set(objects)
   set(programs)
@@ -17,6 +20,8 @@ function(kiln_c_corpus prefix)
       set(level -O0)
     elseif(stem MATCHES "_Os$")
       set(level -Os)
+    elseif(stem MATCHES "_n1$")
+      set(level -O3 -mcpu=neoverse-n1)
     endif()
     file(STRINGS ${source} declarations REGEX "^PROGRAM\\(")
     foreach(declaration IN LISTS declarations)
@@ -27,8 +32,8 @@ function(kiln_c_corpus prefix)
     add_custom_command(OUTPUT ${object}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${corpus_dir}
       COMMAND ${ARG_COMPILER} ${level} -std=gnu11 -Wall -Wno-format-truncation -Wno-infinite-recursion -c ${source} -o ${object}
-      DEPENDS ${source} ${corpus_header}
-      COMMENT "${prefix} corpus: ${stem}.c (${level})" VERBATIM)
+      DEPENDS ${source} ${corpus_header} ${corpus_includes}
+      COMMENT "${prefix} corpus: ${stem}.c (${level})" VERBATIM COMMAND_EXPAND_LISTS)
     list(APPEND objects ${object})
   endforeach()
   # The PROGRAM declarations are read here, at configure time.

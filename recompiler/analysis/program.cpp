@@ -203,10 +203,189 @@ namespace {
 bool same_register(const a64::Register& a, const a64::Register& b) {
   return a.index == b.index && a.is_general() && b.is_general() && !a.is_zero() && !b.is_zero();
 }
+
+/// The bit of a general register in Instruction::writes (x0..x30, sp = 31); XZR/WZR have none.
+bool writes_register(const Instruction& i, const a64::Register& r) {
+  if (!r.is_general() || r.is_zero()) return false;
+  return (i.writes >> (r.is_sp() ? 31 : r.index)) & 1;
+}
+
+/// Bytes stored by a plain store of the frame (STR/STUR/STP of one type code), 0 for anything else.
+unsigned store_size(std::string_view type) {
+  if (type == "X" || type == "D") return 8;
+  if (type == "W" || type == "S") return 4;
+  if (type == "Q") return 16;
+  if (type == "HH" || type == "H") return 2;
+  if (type == "BB" || type == "B") return 1;
+  return 0;
+}
+
+/// Follows a register's value backwards through one function, far enough for a jump table's base: ADRP, ADR,
+/// ADD/SUB of an immediate, register moves, and spills (a 64-bit store to a frame slot of sp or x29 that a load
+/// reads back). Like the idiom matcher before it, it reads the instructions before a use in address order: a
+/// value is trusted only when every definition it meets agrees, and a stack slot only when every store to it
+/// in the function stores the same constant and the frame base does not move after the prologue.
+class ValueTracer {
+public:
+  ValueTracer(const Program& program, const Function& function) : program_(program), function_(function) {}
+
+  /// The nearest instruction before `at` (within the window, never before the function) that writes `r`.
+  const Instruction* definition(const a64::Register& r, uint64_t at) const {
+    const uint64_t window_start = std::max(function_.start, at >= 4 * window ? at - 4 * window : 0);
+    for (uint64_t a = at; a > window_start;) {
+      a -= 4;
+      const Instruction& i = *program_.instruction(a);
+      if (!i.decoded) return nullptr;
+      if (writes_register(i, r) && !returns_soon(a)) return &i;
+    }
+    return nullptr;
+  }
+
+  /// Whether the instruction at `a` is in an epilogue: a RET follows within a few instructions, with no other
+  /// control flow between. Code there (restoring callee-saved registers, popping the frame) reaches no later
+  /// instruction, so reading backwards in address order must not take it for a definition.
+  bool returns_soon(uint64_t a) const {
+    for (uint64_t b = a + 4; b < std::min(function_.end, a + 4 * 5); b += 4) {
+      const Instruction& next = *program_.instruction(b);
+      if (!next.decoded) return false;
+      if (next.opcode == "RET") return true;
+      if (a64::control_flow(next).kind != ControlFlow::none) return false;
+    }
+    return false;
+  }
+
+  /// The constant `r` holds just before the instruction at `at`, when the function's code shows it.
+  std::optional<uint64_t> constant(const a64::Register& r, uint64_t at, int depth = 0) const {
+    if (depth > max_depth || !r.is_general() || r.is_zero()) return std::nullopt;
+    if (const Instruction* def = definition(r, at)) return value_written(*def, r, depth + 1);
+    return invariant(r, depth + 1);
+  }
+
+private:
+  static constexpr uint64_t window = 64;
+  static constexpr int max_depth = 8;
+
+  /// The value `def` writes to `r`, if it is a constant the tracer understands.
+  std::optional<uint64_t> value_written(const Instruction& def, const a64::Register& r, int depth) const {
+    const std::string_view op = def.opcode;
+    if (def.operands.empty() || def.operands[0].kind != a64::Operand::Kind::reg || !same_register(def.reg(0), r)) return std::nullopt;
+    if (op == "ADRP") return (def.address & ~uint64_t{0xfff}) + (static_cast<uint64_t>(def.imm(1)) << 12);
+    if (op == "ADR") return def.address + static_cast<uint64_t>(def.imm(1));
+    if (op == "ADDXri" || op == "SUBXri") {
+      const auto base = constant(def.reg(1), def.address, depth);
+      if (!base) return std::nullopt;
+      const uint64_t step = static_cast<uint64_t>(def.imm(2)) << def.imm(3);
+      return op == "ADDXri" ? *base + step : *base - step;
+    }
+    if (op == "ORRXrs" && def.reg(1).is_zero() && def.imm(3) == 0) return constant(def.reg(2), def.address, depth); // MOV
+    if ((op == "LDRXui" || op == "LDURXi") && (def.reg(1).is_sp() || def.reg(1).index == 29))
+      return slot_constant(def.reg(1), op == "LDRXui" ? def.imm(2) * 8 : def.imm(2), def.address, depth);
+    return std::nullopt;
+  }
+
+  /// A register defined nowhere in reach: every definition in the function must give the same constant (a table
+  /// address materialised once, before a loop).
+  std::optional<uint64_t> invariant(const a64::Register& r, int depth) const {
+    if (depth > 3) return std::nullopt;
+    std::optional<uint64_t> value;
+    for (uint64_t a = function_.start; a < function_.end; a += 4) {
+      const Instruction& i = *program_.instruction(a);
+      if (!i.decoded || !writes_register(i, r) || returns_soon(a)) continue;
+      if (i.opcode == "ADRP" && completed_by_add(i)) continue; // the page alone is never the value used
+      const auto v = value_written(i, r, depth);
+      if (!v || (value && *value != *v)) return std::nullopt;
+      value = v;
+    }
+    return value;
+  }
+
+  /// Whether an ADD of the low 12 bits to the same register follows the ADRP closely (one value in two steps).
+  bool completed_by_add(const Instruction& adrp) const {
+    for (uint64_t b = adrp.address + 4; b < std::min(function_.end, adrp.address + 4 * 8); b += 4) {
+      const Instruction& q = *program_.instruction(b);
+      if (q.decoded && q.opcode == "ADDXri" && same_register(q.reg(0), adrp.reg(0)) && same_register(q.reg(1), adrp.reg(0))) return true;
+    }
+    return false;
+  }
+
+  /// The constant in the 8-byte frame slot [base + offset] when loaded at `load_at`.
+  std::optional<uint64_t> slot_constant(const a64::Register& base, int64_t offset, uint64_t load_at, int depth) const {
+    std::optional<uint64_t> value;
+    uint64_t first_store = ~uint64_t{0};
+    for (uint64_t a = function_.start; a < function_.end; a += 4) {
+      const Instruction& i = *program_.instruction(a);
+      if (!i.decoded || i.opcode.substr(0, 2) != "ST") continue;
+      std::string_view op = i.opcode;
+      // (first stored operand, base operand, offset in bytes, bytes per register, register count)
+      size_t stored = 0, base_at = 0;
+      int64_t at = 0;
+      unsigned size = 0, count = 1;
+      if (op.starts_with("STP") && op.ends_with("i") && !op.ends_with("pre") && !op.ends_with("post")) {
+        size = store_size(op.substr(3, op.size() - 4));
+        base_at = 2, count = 2;
+        at = i.imm(3) * size;
+      } else if (op.starts_with("STUR") && op.ends_with("i")) {
+        size = store_size(op.substr(4, op.size() - 5));
+        base_at = 1;
+        at = i.imm(2);
+      } else if (op.starts_with("STR") && op.ends_with("ui")) {
+        size = store_size(op.substr(3, op.size() - 5));
+        base_at = 1;
+        at = i.imm(2) * size;
+      } else {
+        // A register-offset store from the frame base could reach the slot; pre/post-indexed ones are the
+        // prologue's and epilogue's saves (their base moves, which the check below covers).
+        if ((op.ends_with("roX") || op.ends_with("roW")) && same_register(i.reg(1), base)) return std::nullopt;
+        continue;
+      }
+      if (size == 0 || !same_register(i.reg(base_at), base)) continue;
+      for (unsigned k = 0; k < count; ++k) {
+        const int64_t from = at + k * size;
+        if (from + size <= offset || from >= offset + 8) continue; // does not touch the slot
+        if (from != offset || size != 8 || !(op.find('X') != std::string_view::npos)) return std::nullopt; // partial or vector
+        const auto v = constant(i.reg(stored + k), i.address, depth);
+        if (!v || (value && *value != *v)) return std::nullopt;
+        value = v;
+        first_store = std::min(first_store, i.address);
+      }
+    }
+    if (!value) return std::nullopt;
+    // The frame base may change only before the first store (the prologue) or in an epilogue; otherwise
+    // offsets name different slots at store and load.
+    for (uint64_t a = function_.start; a < function_.end; a += 4) {
+      const Instruction& i = *program_.instruction(a);
+      if (!i.decoded || !writes_register(i, base) || returns_soon(a)) continue;
+      if (a >= first_store || a >= load_at) return std::nullopt;
+    }
+    return value;
+  }
+
+  const Program& program_;
+  const Function& function_;
+};
+
+/// The entry a table load reads: LDR{B,H,SW,W} with a register index, or an 8-byte LDR for absolute tables.
+struct TableLoad {
+  unsigned size = 0;
+  bool signed_entry = false;
+};
+std::optional<TableLoad> table_load(std::string_view op) {
+  static const std::pair<std::string_view, TableLoad> loads[] = {
+      {"LDRBBroW", {1, false}}, {"LDRBBroX", {1, false}}, {"LDRHHroW", {2, false}}, {"LDRHHroX", {2, false}},
+      {"LDRWroW", {4, false}},  {"LDRWroX", {4, false}},  {"LDRSWroW", {4, true}},  {"LDRSWroX", {4, true}},
+      {"LDRXroW", {8, false}},  {"LDRXroX", {8, false}},
+  };
+  for (const auto& [name, load] : loads)
+    if (op == name) return load;
+  return std::nullopt;
+}
 } // namespace
 
-/// GCC's switch lowering: cmp wI, #N; b.hi default; adrp xT, table; add xT, xT, :lo12:table;
-/// ldr{b,h,sw} wE, [xT, wI, uxtw #s]; adr xB, anchor; add xD, xB, wE, sxt{b,h,w} #2; br xD.
+/// Jump tables: the BR's target is either anchor + (entry << shift) (GCC: ldr{b,h,sw} wE, [xT, wI, uxtw #s];
+/// adr xB, anchor; add xD, xB, wE, sxt{b,h,w} #2; br xD; Clang adds the entry to the table itself) or an
+/// absolute entry (ldr xD, [xT, xI, lsl #3], or [xA] with xA = xT + xI << 3). The table's base and the anchor
+/// are traced through register moves, computed addresses and stack slots (ValueTracer); the bound is the CMP
+/// before the B.HI, or entries are read while their targets stay inside the function.
 void Program::find_jump_table(const Function& function, uint64_t branch_address) {
   if (const auto hint = hints_.jump_tables.find(branch_address); hint != hints_.jump_tables.end()) {
     for (uint64_t target : hint->second)
@@ -217,92 +396,93 @@ void Program::find_jump_table(const Function& function, uint64_t branch_address)
   }
   const Instruction& br = *instruction(branch_address);
   auto unresolved = [&] { unresolved_.push_back(branch_address); };
-  const Instruction* add = nullptr;
+  const ValueTracer tracer(*this, function);
+  const Instruction* def = tracer.definition(br.reg(0), branch_address);
+  if (!def) return unresolved();
   const Instruction* load = nullptr;
   std::optional<uint64_t> anchor, table;
-  std::optional<uint64_t> bound;
   a64::Register index_register;
-  const uint64_t window_start = std::max(function.start, branch_address >= 4 * 24 ? branch_address - 4 * 24 : 0);
-  for (uint64_t a = branch_address; a > window_start;) {
+  TableLoad entry;
+  unsigned shift = 0, extend = 3;
+  if ((def->opcode == "ADDXrx" || def->opcode == "ADDXrs") && same_register(def->reg(0), br.reg(0))) {
+    // relative entries: the ADD's operand extend says how the entry is read: (type << 3) | shift (rx) or a shift (rs)
+    if (def->opcode == "ADDXrx") { extend = (def->imm(3) >> 3) & 7; shift = def->imm(3) & 7; }
+    else if ((def->imm(3) >> 6) == 0) shift = def->imm(3) & 63;
+    else return unresolved();
+    load = tracer.definition(def->reg(2), def->address);
+    if (!load || !table_load(load->opcode) || table_load(load->opcode)->size == 8 || !same_register(load->reg(0), def->reg(2))) return unresolved();
+    anchor = tracer.constant(def->reg(1), def->address);
+  } else if ((def->opcode == "LDRXroX" || def->opcode == "LDRXroW") && same_register(def->reg(0), br.reg(0))) {
+    load = def; // absolute entries
+  } else if (def->opcode == "LDRXui" && def->imm(2) == 0 && same_register(def->reg(0), br.reg(0))) {
+    // absolute entries at a computed address: add xA, xT, xI, lsl #3; ldr xD, [xA]
+    const Instruction* address = tracer.definition(def->reg(1), def->address);
+    if (!address || !same_register(address->reg(0), def->reg(1)) || !(address->opcode == "ADDXrs" || address->opcode == "ADDXrx")) return unresolved();
+    const bool scaled = address->opcode == "ADDXrs" ? address->imm(3) == 3 : (address->imm(3) & 7) == 3 && ((address->imm(3) >> 3) & 3) >= 2;
+    if (!scaled) return unresolved();
+    table = tracer.constant(address->reg(1), address->address);
+    index_register = address->reg(2);
+    entry = {8, false};
+  } else {
+    return unresolved();
+  }
+  if (load) {
+    entry = *table_load(load->opcode);
+    // The index must be scaled by the entry size (or the entries be bytes).
+    if (entry.size > 1 && load->imm(4) == 0) return unresolved();
+    table = tracer.constant(load->reg(1), load->address);
+    index_register = load->reg(2);
+  }
+  const bool absolute = entry.size == 8;
+  if (!table || (!absolute && !anchor)) {
+    jump_table_issues_.push_back({branch_address, table.value_or(0),
+                                  fmt::format("the {} could not be traced to a constant", !table ? "table's address" : "entries' anchor (ADR)")});
+    return unresolved();
+  }
+  // The bound: `cmp wI, #N` (SUBS to the zero register) on the index, or on a value loaded from the same frame
+  // slot as the index (-O0 reloads it).
+  const uint64_t use = load ? load->address : def->address;
+  const Instruction* index_load = tracer.definition(index_register, use);
+  auto same_slot = [](const Instruction* a, const Instruction* b) {
+    return a && b && a->opcode.starts_with("LDR") && a->opcode.ends_with("ui") && a->opcode == b->opcode && same_register(a->reg(1), b->reg(1)) &&
+           (a->reg(1).is_sp() || a->reg(1).index == 29) && a->imm(2) == b->imm(2);
+  };
+  std::optional<uint64_t> bound;
+  for (uint64_t a = use, stop = std::max(function.start, use >= 4 * 24 ? use - 4 * 24 : 0); a > stop;) {
     a -= 4;
     const Instruction& i = *instruction(a);
     if (!i.decoded) break;
-    const std::string_view op = i.opcode;
-    if (!add) {
-      if ((op == "ADDXrx" || op == "ADDXrs") && same_register(i.reg(0), br.reg(0))) add = &i;
-      continue;
-    }
-    if (!anchor && op == "ADR" && same_register(i.reg(0), add->reg(1))) { anchor = i.address + static_cast<uint64_t>(i.imm(1)); continue; }
-    if (!load && (op == "LDRBBroW" || op == "LDRHHroW" || op == "LDRSWroW" || op == "LDRWroW" || op == "LDRBBroX" || op == "LDRHHroX" || op == "LDRWroX" || op == "LDRSWroX") &&
-        same_register(i.reg(0), add->reg(2))) {
-      load = &i;
-      index_register = i.reg(2);
-      continue;
-    }
-    if (load && !table && op == "ADDXri" && same_register(i.reg(0), load->reg(1))) {
-      // the ADRP that pairs with it comes before
-      for (uint64_t b = a; b > window_start;) {
-        b -= 4;
-        const Instruction& p = *instruction(b);
-        if (p.decoded && p.opcode == "ADRP" && same_register(p.reg(0), i.reg(1))) {
-          table = (p.address & ~uint64_t{0xfff}) + (static_cast<uint64_t>(p.imm(1)) << 12) + static_cast<uint64_t>(i.imm(2));
-          break;
-        }
-      }
-      continue;
-    }
-    if (load && (op == "SUBSWri" || op == "SUBSXri") && i.reg(0).is_zero() && same_register(i.reg(1), index_register)) {
+    if ((i.opcode == "SUBSWri" || i.opcode == "SUBSXri") && i.reg(0).is_zero() &&
+        (same_register(i.reg(1), index_register) || same_slot(tracer.definition(i.reg(1), a), index_load))) {
       bound = static_cast<uint64_t>(i.imm(2)) << i.imm(3);
       break;
     }
   }
-  if (add && load && !table) {
-    // The table address is often loop-invariant and materialised once, far from the dispatch: accept the
-    // function's ADRP+ADD pairs into that register if they all agree.
-    const a64::Register base = load->reg(1);
-    for (uint64_t a = function.start; a + 4 < function.end; a += 4) {
-      const Instruction& p = *instruction(a);
-      if (!p.decoded || p.opcode != "ADRP" || !same_register(p.reg(0), base)) continue;
-      for (uint64_t b = a + 4; b < std::min(function.end, a + 4 * 8); b += 4) {
-        const Instruction& q = *instruction(b);
-        if (q.decoded && q.opcode == "ADDXri" && same_register(q.reg(0), base) && same_register(q.reg(1), base)) {
-          const uint64_t value = (p.address & ~uint64_t{0xfff}) + (static_cast<uint64_t>(p.imm(1)) << 12) + static_cast<uint64_t>(q.imm(2));
-          if (table && *table != value) return unresolved();
-          table = value;
-          break;
-        }
-      }
-    }
-  }
-  if (!add || !load || !anchor || !table) return unresolved();
   // Without the bounding CMP in reach, read entries while they land inside the function: extra cases are
   // harmless (each is a real instruction; the run-time value picks the right one, anything else is dispatched).
   const bool bounded = bound.has_value() && *bound <= 4096;
   if (!bounded) bound = 255;
-  const std::string_view lop = load->opcode;
-  const unsigned size = lop.starts_with("LDRBB") ? 1 : lop.starts_with("LDRHH") ? 2 : 4;
-  const bool signed_load = lop.starts_with("LDRSW");
-  // The ADD's operand extend says how the entry is read: (type << 3) | shift (rx) or a plain shift (rs).
-  unsigned shift = 0, extend = 3;
-  if (add->opcode == "ADDXrx") { extend = (add->imm(3) >> 3) & 7; shift = add->imm(3) & 7; }
-  else shift = add->imm(3) & 63;
   JumpTable jt{branch_address, *table, {}};
   try {
     const elf::Segment* segment = elf_.segment_at(*table);
-    if (!segment) return unresolved();
-    const uint64_t available = (segment->address + segment->memory_size - *table) / size;
+    if (!segment) {
+      jump_table_issues_.push_back({branch_address, *table, "the table's address is in no loaded segment"});
+      return unresolved();
+    }
+    const uint64_t available = (segment->address + segment->memory_size - *table) / entry.size;
     if (!bounded) bound = std::min<uint64_t>(*bound, available - 1);
-    const std::vector<uint8_t> bytes = elf_.read_memory(*table, (*bound + 1) * size);
+    const std::vector<uint8_t> bytes = elf_.read_memory(*table, (*bound + 1) * entry.size);
+    const unsigned width = extend == 4 ? 8 : extend == 5 ? 16 : extend == 6 ? 32 : extend == 0 ? 8 : extend == 1 ? 16 : extend == 2 ? 32 : 64;
     for (uint64_t k = 0; k <= *bound; ++k) {
       uint64_t raw = 0;
-      for (unsigned b = 0; b < size; ++b) raw |= uint64_t{bytes[k * size + b]} << (8 * b);
-      int64_t value;
-      const unsigned width = extend == 4 ? 8 : extend == 5 ? 16 : extend == 6 ? 32 : extend == 0 ? 8 : extend == 1 ? 16 : extend == 2 ? 32 : 64;
-      if (signed_load && size == 4) value = static_cast<int32_t>(raw);
-      else value = static_cast<int64_t>(raw);
-      if (extend >= 4) value = sign_extend(static_cast<uint64_t>(value), width);
-      else if (width < 64) value &= static_cast<int64_t>((uint64_t{1} << width) - 1);
-      const uint64_t target = *anchor + (static_cast<uint64_t>(value) << shift);
+      for (unsigned b = 0; b < entry.size; ++b) raw |= uint64_t{bytes[k * entry.size + b]} << (8 * b);
+      uint64_t target = raw;
+      if (!absolute) {
+        int64_t value = entry.signed_entry ? static_cast<int32_t>(raw) : static_cast<int64_t>(raw);
+        if (extend >= 4) value = sign_extend(static_cast<uint64_t>(value), width);
+        else if (width < 64) value &= static_cast<int64_t>((uint64_t{1} << width) - 1);
+        target = *anchor + (static_cast<uint64_t>(value) << shift);
+      }
       if (target < function.start || target >= function.end || !is_code(target)) {
         if (bounded || k == 0) {
           jump_table_issues_.push_back({branch_address, *table, fmt::format("case {} targets {:#x}, outside the function [{:#x}, {:#x})", k, target, function.start, function.end)});

@@ -48,7 +48,7 @@ std::string describe(const RecompileSummary& s, const RecompileOptions& o) {
   out += fmt::format("  platform: {}\n", s.platform);
   if (!s.config.empty()) out += fmt::format("  config: {}\n", s.config.string());
   for (const std::string& set : s.applied_patch_sets) out += fmt::format("  patch set applied: {}\n", set);
-  out += fmt::format("  fallback interpreter: {} instructions outside compiled functions; discovery report: {}\n", s.fallback_steps,
+  out += fmt::format("  fallback interpreter: {} instructions (outside compiled code, or in functions with an unresolved BR); discovery report: {}\n", s.fallback_steps,
                      s.discovery_report.string());
   const size_t shown = o.list_untranslated ? s.untranslated.size() : std::min<size_t>(s.untranslated.size(), 10);
   for (size_t i = 0; i < shown; ++i) {

@@ -437,7 +437,14 @@ EmitReport emit_project(const Program& program, const std::filesystem::path& elf
 
   // Everything not inside a compiled function runs through the fallback interpreter if control gets there.
   // That is code outside every function, in ignored ones, and inside a function where no known entry reaches.
+  // A function with an unresolved BR gets a step for every instruction: the BR's target is in the middle of
+  // compiled code no host function can be entered at, and so is whatever that code branches to next (a
+  // switch case's jump back to the common tail), so the interpreter carries on there until the return.
   std::vector<uint64_t> uncovered;
+  const std::vector<uint64_t>& unresolved = program.unresolved_indirect_branches();
+  auto has_unresolved_branch = [&](const Function& f) {
+    return std::any_of(unresolved.begin(), unresolved.end(), [&](uint64_t a) { return a >= f.start && a < f.end; });
+  };
   for (const analysis::CodeRange& range : program.code_ranges())
     for (uint64_t a = range.start; a < range.end;) {
       const Function* owner = program.function_containing(a);
@@ -446,8 +453,12 @@ EmitReport emit_project(const Program& program, const std::filesystem::path& elf
         a += 4;
         continue;
       }
-      const std::vector<uint64_t> unreached = unreached_instructions(program, *owner);
-      uncovered.insert(uncovered.end(), unreached.begin(), unreached.end());
+      if (has_unresolved_branch(*owner)) {
+        for (uint64_t b = owner->start; b < owner->end; b += 4) uncovered.push_back(b);
+      } else {
+        const std::vector<uint64_t> unreached = unreached_instructions(program, *owner);
+        uncovered.insert(uncovered.end(), unreached.begin(), unreached.end());
+      }
       a = owner->end;
     }
   const FallbackSteps steps = emit_fallback_steps(program, uncovered);

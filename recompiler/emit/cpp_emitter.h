@@ -52,7 +52,7 @@ struct EmitReport {
   size_t instructions = 0;
   size_t files_written = 0;
   size_t files_unchanged = 0;
-  size_t fallback_steps = 0; ///< instructions outside compiled functions, run by the fallback interpreter
+  size_t fallback_steps = 0; ///< instructions with a fallback-interpreter step (outside compiled code, or in a function with an unresolved BR)
   std::vector<UntranslatedInstruction> untranslated;
 };
 

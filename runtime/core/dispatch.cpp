@@ -1,4 +1,5 @@
 #include "runtime/core/dispatch.h"
+#include "runtime/core/guest_log.h"
 
 #include <time.h>
 #include <unistd.h>
@@ -49,10 +50,10 @@ void set_missing_function_handler(MissingFunctionHandler handler) { missing_func
 void call_guest(Cpu* cpu, uint64_t address) {
   const HostFunction function = find_function(address);
   if (!function) {
+    cpu->link = cpu->x[30]; // where the code run instead returns to, as for a compiled callee
     if (missing_function_handler && missing_function_handler(cpu, address)) return;
-    std::fprintf(stderr, "kiln: control reached guest address %#llx, which was not recompiled (no function starts there)\n",
+    guest_log("kiln: control reached guest address %#llx, which was not recompiled (no function starts there)\n",
                  static_cast<unsigned long long>(address));
-    std::fflush(stderr);
     _exit(70);
   }
   cpu->pc = address;
@@ -76,6 +77,7 @@ void branch_guest(Cpu* cpu, uint64_t address, uint64_t link) {
     function(cpu);
     return;
   }
+  cpu->link = link; // a BR passes its function's link on: a RET there returns to the same caller
   if (missing_function_handler && missing_function_handler(cpu, address)) return;
   cpu->unwind_target = address;
 }
@@ -93,25 +95,22 @@ void resume_at_entry(Cpu* cpu, uint64_t link) {
 void enter_guest(Cpu* cpu, uint64_t address) {
   call_guest(cpu, address); // the entry point has no caller: its link (x30 = 0) is never a RET target
   if (const uint64_t pending = cpu->unwind_target)
-    std::fprintf(stderr, "kiln: control reached guest address %#llx, which was not recompiled (no function starts there, and no frame on "
+    guest_log("kiln: control reached guest address %#llx, which was not recompiled (no function starts there, and no frame on "
                          "the stack returns there)\n", static_cast<unsigned long long>(pending));
-  else std::fprintf(stderr, "kiln: the guest entry point returned\n");
-  std::fflush(stderr);
+  else guest_log("kiln: the guest entry point returned\n");
   _exit(70);
 }
 
 void supervisor_call(Cpu* cpu, uint64_t pc) { supervisor_handler(cpu, pc); }
 
 void trap_untranslated(Cpu*, uint64_t address, uint32_t encoding, const char* function, const char* reason) {
-  std::fprintf(stderr, "kiln: untranslated instruction at guest address %#llx (encoding %#010x) in %s: %s\n",
+  guest_log("kiln: untranslated instruction at guest address %#llx (encoding %#010x) in %s: %s\n",
                static_cast<unsigned long long>(address), encoding, function, reason);
-  std::fflush(stderr);
   _exit(71);
 }
 
 void trap_instruction(Cpu*, uint64_t address, uint32_t encoding, const char* what) {
-  std::fprintf(stderr, "kiln: guest executed %s at %#llx (encoding %#010x)\n", what, static_cast<unsigned long long>(address), encoding);
-  std::fflush(stderr);
+  guest_log("kiln: guest executed %s at %#llx (encoding %#010x)\n", what, static_cast<unsigned long long>(address), encoding);
   _exit(72);
 }
 
@@ -136,15 +135,13 @@ uint64_t read_system_register(Cpu* cpu, uint32_t encoding, uint64_t pc) {
     return static_cast<uint64_t>(t.tv_sec) * 1000000000u + static_cast<uint64_t>(t.tv_nsec);
   }
   default:
-    std::fprintf(stderr, "kiln: guest read unknown system register %#x at %#llx\n", encoding, static_cast<unsigned long long>(pc));
-    std::fflush(stderr);
+    guest_log("kiln: guest read unknown system register %#x at %#llx\n", encoding, static_cast<unsigned long long>(pc));
     _exit(73);
   }
 }
 
 void write_system_register(Cpu*, uint32_t encoding, uint64_t, uint64_t pc) {
-  std::fprintf(stderr, "kiln: guest wrote unsupported system register %#x at %#llx\n", encoding, static_cast<unsigned long long>(pc));
-  std::fflush(stderr);
+  guest_log("kiln: guest wrote unsupported system register %#x at %#llx\n", encoding, static_cast<unsigned long long>(pc));
   _exit(73);
 }
 

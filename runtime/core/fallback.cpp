@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/core/dispatch.h"
+#include "runtime/core/guest_log.h"
 
 namespace kiln::rt {
 namespace {
@@ -20,13 +21,12 @@ const FallbackStep* find_step(uint64_t address) {
   return it != steps_end && it->address == address ? it : nullptr;
 }
 
-/// Once per entry address: a line on stderr, and a TOML entry in $KILN_DISCOVERY_LOG for `kiln discover apply`.
+/// Once per entry address: a line in kiln's log, and a TOML entry in $KILN_DISCOVERY_LOG for `kiln discover apply`.
 void report_entry(uint64_t address) {
   static std::vector<uint64_t> reported;
   if (std::find(reported.begin(), reported.end(), address) != reported.end()) return;
   reported.push_back(address);
-  std::fprintf(stderr, "kiln: guest address %#llx was not recompiled; running it in the fallback interpreter\n", static_cast<unsigned long long>(address));
-  std::fflush(stderr);
+  guest_log("kiln: guest address %#llx was not recompiled; running it in the fallback interpreter\n", static_cast<unsigned long long>(address));
   if (const char* log = std::getenv("KILN_DISCOVERY_LOG")) {
     if (std::FILE* file = std::fopen(log, "a")) {
       std::fprintf(file, "[[reached]]\naddress = %#llx\n\n", static_cast<unsigned long long>(address));
@@ -47,9 +47,10 @@ bool run_fallback(Cpu* cpu, uint64_t address) {
   const FallbackStep* step = find_step(address);
   if (!step) return false;
   report_entry(address);
-  // Where the code entered here returns to, as compiled functions keep it (c->link): a RET anywhere else is a
-  // non-local return (longjmp, the unwinder) that the frames further up take over.
-  const uint64_t link = cpu->x[30];
+  // Where the code entered here returns to, as compiled functions keep it (c->link, set by call_guest and
+  // branch_guest): a RET anywhere else is a non-local return (longjmp, the unwinder) that the frames further
+  // up take over.
+  const uint64_t link = cpu->link;
   cpu->pc = address;
   for (;;) {
     if (step->step(cpu) == StepResult::returned) {
@@ -60,12 +61,11 @@ bool run_fallback(Cpu* cpu, uint64_t address) {
     if (step + 1 < steps_end && step[1].address == cpu->pc) ++step;
     else if (const FallbackStep* found = find_step(cpu->pc)) step = found;
     else if (find_function(cpu->pc)) {
-      call_guest(cpu, cpu->pc); // a branch into compiled code is a tail call: its return is ours
+      branch_guest(cpu, cpu->pc, link); // a branch into compiled code is a tail call: its return is ours
       return true;
     } else {
-      std::fprintf(stderr, "kiln: control reached guest address %#llx, which was neither recompiled nor covered by the fallback interpreter\n",
+      guest_log("kiln: control reached guest address %#llx, which was neither recompiled nor covered by the fallback interpreter\n",
                    static_cast<unsigned long long>(cpu->pc));
-      std::fflush(stderr);
       _exit(70);
     }
   }

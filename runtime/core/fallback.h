@@ -3,7 +3,7 @@
 // keeps running by executing the guest code there one instruction at a time. Each instruction's step is C++
 // the recompiler emitted from the same semantics as the compiled code (recompiler/isa/aarch64/semantics) for
 // every instruction it did not place in a compiled function; docs/porting.md says why this form was chosen.
-// Every address the fallback is entered at is reported once on stderr and, when the environment variable
+// Every address the fallback is entered at is reported once in kiln's log (guest_log.h) and, when the variable
 // KILN_DISCOVERY_LOG names a file, appended there as TOML for `kiln discover apply`.
 #include <cstddef>
 #include <cstdint>

@@ -6,6 +6,8 @@
 # Validation layers on (synchronization checks too) in both: any message fails. Usage:
 #   sample_window.sh PROGRAM HEADLESS_FRAME_DIR CHECKER WORK_DIR
 set -u
+# kiln's messages (Vulkan validation among them) on the program's stderr, where the checks below look.
+export KILN_LOG=stderr
 program=$1 headless=$2 checker=$3 work=$4
 title="kiln: program sample-triangle"
 rm -rf "$work" && mkdir -p "$work"

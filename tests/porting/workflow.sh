@@ -89,7 +89,7 @@ discovery)
   program="$work/discovery/out/build/program"
   # put_field, compute, scale and offset are left out (ignored) and secret() is unknown: all run through the
   # fallback interpreter, and the output stays the same.
-  stdout="$(KILN_DISCOVERY_LOG="$work/discovery/run1.toml" "$program" 2>"$work/discovery/run1.err")"
+  stdout="$(KILN_LOG=stderr KILN_DISCOVERY_LOG="$work/discovery/run1.toml" "$program" 2>"$work/discovery/run1.err")"
   [ "$stdout" = "$unmodified" ] || fail "through the fallback the program printed '$stdout'"
   grep -q "0x500010 was not recompiled; running it in the fallback interpreter" "$work/discovery/run1.err" || fail "secret's address was not logged"
   for address in 0x400190 0x400230 0x400240 0x400250; do
@@ -98,7 +98,7 @@ discovery)
   "$kiln" discover apply "$work/discovery/run1.toml" --config "$cfg" | grep -q "added function 0x500010" || fail "discover apply did not add 0x500010"
   grep -q "^address = 0x500010" "$cfg" || fail "kiln.toml has no entry for 0x500010"
   "$kiln" port "$elf" -o "$work/discovery/out" --config "$cfg" -j 2 >/dev/null 2>&1 || fail "rebuild failed"
-  stdout="$("$program" 2>"$work/discovery/run2.err")"
+  stdout="$(KILN_LOG=stderr "$program" 2>"$work/discovery/run2.err")"
   [ "$stdout" = "$unmodified" ] || fail "after discover apply the program printed '$stdout'"
   grep -q "0x500010" "$work/discovery/run2.err" && fail "secret still ran through the fallback after discover apply"
   grep -q "0x400250 was not recompiled" "$work/discovery/run2.err" || fail "the ignored functions should still run through the fallback"
@@ -106,7 +106,7 @@ discovery)
   sed '/^# begin ignored/,/^# end ignored/d' "$cfg" > "$work/discovery/native.toml"
   grep -q '^\[\[ignore' "$work/discovery/native.toml" && fail "the [[ignore]] block was not removed"
   "$kiln" port "$elf" -o "$work/discovery/out" --config "$work/discovery/native.toml" -j 2 >/dev/null 2>&1 || fail "native rebuild failed"
-  stdout="$("$program" 2>"$work/discovery/run3.err")"
+  stdout="$(KILN_LOG=stderr "$program" 2>"$work/discovery/run3.err")"
   [ "$stdout" = "$unmodified" ] || fail "the fully native build printed '$stdout'"
   [ ! -s "$work/discovery/run3.err" ] || fail "the fully native build still used the fallback: $(cat "$work/discovery/run3.err")"
   ;;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "runtime/base/error.h"
+#include "translator/sass/attribute_map.h"
 #include "translator/sass/sm5x/lower.h"
 #include "translator/sass/sm86/lower.h"
 #include "translator/spirv/validate.h"
@@ -84,6 +85,14 @@ Translation translate_graphics(std::span<const uint8_t> bytes, Arch arch, std::s
   } else {
     interface.declared_outputs = header.output_attributes();
   }
+  if (header.stage == sass::sm5x::ShaderStage::vertex) {
+    for (uint32_t location = 0; location < result.vertex_inputs.size(); ++location) {
+      for (uint32_t component = 0; component < 4; ++component) {
+        if (header.reads_attribute(sass::attribute::generic_address(location, component))) result.vertex_inputs[location] |= 1u << component;
+      }
+    }
+  }
+  result.writes_viewport_index = header.writes_attribute(sass::attribute::viewport_index);
   if (header.stage == sass::sm5x::ShaderStage::geometry) {
     interface.stage = spirv::GraphicsStage::geometry;
     interface.geometry = geometry_interface(header, options.geometry_input, name);

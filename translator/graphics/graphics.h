@@ -42,6 +42,10 @@ struct Translation {
   std::array<uint8_t, 8> color_masks{}; ///< fragment: components written per colour target
   size_t instructions = 0;            ///< guest instructions decoded
   std::vector<ResourceBinding> resources; ///< descriptors the module reads (set = backend.descriptor_set)
+  /// Vertex programs: the components (bit 0 x .. bit 3 w) read of each generic input attribute, by location.
+  std::array<uint8_t, 32> vertex_inputs{};
+  /// The program writes the viewport index, so each primitive picks its viewport (all of them apply).
+  bool writes_viewport_index = false;
 };
 
 /// Decodes, lowers, emits and validates one program. `name` names the input in errors; a program the

@@ -3,15 +3,16 @@
 #include <fmt/format.h>
 
 #include "runtime/base/error.h"
+#include "translator/sass/attribute_map.h"
 #include "translator/spirv/graphics_emitter.h"
 
 namespace kiln::spirv {
 namespace {
 
-constexpr uint32_t kPosition = 0x70;   ///< a[0x70..0x7c]: position x, y, z, w
-constexpr uint32_t kPointSize = 0x6c;
-constexpr uint32_t kLayer = 0x64;          ///< render target array index (integer)
-constexpr uint32_t kViewportIndex = 0x68;  ///< integer
+constexpr uint32_t kPosition = sass::attribute::position;
+constexpr uint32_t kPointSize = sass::attribute::point_size;
+constexpr uint32_t kLayer = sass::attribute::layer;
+constexpr uint32_t kViewportIndex = sass::attribute::viewport_index;
 constexpr uint32_t kFragCoordKey = 0xffff;
 constexpr uint32_t kFragDepthOutput = 32; ///< StoreAttribute target of the fragment depth
 constexpr uint32_t kConstBankWords = 16384;
@@ -20,14 +21,16 @@ constexpr uint32_t kConstBankWords = 16384;
 bool is_scalar_output(uint32_t address) { return address == kPointSize || address == kLayer || address == kViewportIndex; }
 
 bool is_varying(uint32_t address) {
-  return (address >= 0x80 && address < 0x280) || (address >= 0x300 && address < 0x3a0);
+  using namespace sass::attribute;
+  return (address >= generic && address < generic_end) || (address >= texture_coordinate && address < texture_coordinate_end);
 }
 
 } // namespace
 
 uint32_t varying_location(uint32_t address) {
-  if (address >= 0x80 && address < 0x280) return (address - 0x80) / 16;
-  if (address >= 0x300 && address < 0x3a0) return 16 + (address - 0x300) / 16;
+  using namespace sass::attribute;
+  if (address >= generic && address < generic_end) return (address - generic) / 16;
+  if (address >= texture_coordinate && address < texture_coordinate_end) return 16 + (address - texture_coordinate) / 16;
   throw Error(fmt::format("graphics backend: attribute a[{:#x}] is not a generic or texture coordinate", address));
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/base/error.h"
+#include "runtime/core/guest_log.h"
 #include "runtime/core/guest_memory.h"
 #include "runtime/gpu/maxwell/classes.h"
 #include "runtime/gpu/maxwell/stream_builder.h"
@@ -77,7 +78,7 @@ void Devices::choose_backend() {
   } catch (const std::exception& error) {
     renderer_.reset();
     context_.reset();
-    std::fprintf(stderr, "kiln: no Vulkan renderer (%s): GPU draws are recorded, not rendered\n", error.what());
+    rt::guest_log("kiln: no Vulkan renderer (%s): GPU draws are recorded, not rendered\n", error.what());
     return;
   }
   gpu_.set_backend(renderer_.get());
@@ -88,10 +89,10 @@ void Devices::flush_renderer() {
   renderer_->flush();
   const auto& diagnostics = renderer_->diagnostics();
   for (; renderer_diagnostics_printed_ < diagnostics.size(); ++renderer_diagnostics_printed_)
-    std::fprintf(stderr, "kiln: renderer: %s\n", diagnostics[renderer_diagnostics_printed_].c_str());
+    rt::guest_log("kiln: renderer: %s\n", diagnostics[renderer_diagnostics_printed_].c_str());
   const std::vector<std::string> messages = context_->validation_log().messages();
   for (; validation_messages_printed_ < messages.size(); ++validation_messages_printed_)
-    std::fprintf(stderr, "kiln: vulkan: %s\n", messages[validation_messages_printed_].c_str());
+    rt::guest_log("kiln: vulkan: %s\n", messages[validation_messages_printed_].c_str());
 }
 
 // ---- nvmap ----------------------------------------------------------------------------------------------
@@ -233,7 +234,7 @@ Status Devices::allocate_gpfifo(uint32_t channel_id, uint32_t entries, Fence& fe
   if (found == channels_.end()) return Status::bad_handle;
   Channel& channel = found->second;
   if (!channel.bound) {
-    std::fprintf(stderr, "kiln: /dev/nvhost-gpu: GPFIFO allocated before the channel was bound to an address space\n");
+    rt::guest_log("kiln: /dev/nvhost-gpu: GPFIFO allocated before the channel was bound to an address space\n");
     return Status::bad_value;
   }
   if (channel.gpu_channel || entries == 0) return Status::bad_value;
@@ -253,7 +254,7 @@ Status Devices::allocate_object_context(uint32_t channel_id, uint32_t class_id) 
   if (found == channels_.end()) return Status::bad_handle;
   if (!found->second.gpu_channel) return Status::bad_value;
   if (!is_maxwell_class(class_id)) {
-    std::fprintf(stderr, "kiln: /dev/nvhost-gpu: ALLOC_OBJ_CTX for class %#x, which kiln does not implement\n", class_id);
+    rt::guest_log("kiln: /dev/nvhost-gpu: ALLOC_OBJ_CTX for class %#x, which kiln does not implement\n", class_id);
     return Status::bad_value;
   }
   return Status::ok; // the pushbuffer's SET_OBJECT binds the engine to a subchannel
@@ -323,7 +324,7 @@ void Devices::run_gpu(std::chrono::milliseconds timeout) {
   gpu_.run(options);
   const auto& diagnostics = gpu_.diagnostics();
   for (; diagnostics_printed_ < diagnostics.size(); ++diagnostics_printed_)
-    std::fprintf(stderr, "kiln: gpu: %s\n", diagnostics[diagnostics_printed_].describe().c_str());
+    rt::guest_log("kiln: gpu: %s\n", diagnostics[diagnostics_printed_].describe().c_str());
 }
 
 // ---- syncpoints -----------------------------------------------------------------------------------------
@@ -364,7 +365,7 @@ Status Devices::wait_syncpoint(uint32_t id, uint32_t threshold, int32_t timeout_
   value = gpu_.syncpoint(id);
   if (!reached(value, threshold)) {
     if (timeout_ms != 0)
-      std::fprintf(stderr, "kiln: syncpoint %u wait for %u timed out after %d ms at value %u\n", id, threshold, timeout, value);
+      rt::guest_log("kiln: syncpoint %u wait for %u timed out after %d ms at value %u\n", id, threshold, timeout, value);
     return Status::timeout;
   }
   if (flush_) flush_(); // the CPU reads what the GPU wrote once the fence is reached

@@ -4,6 +4,7 @@
 add_library(kiln_guest_runtime STATIC
   ${KILN_SOURCE_DIR}/runtime/core/guest_memory.cpp
   ${KILN_SOURCE_DIR}/runtime/core/dispatch.cpp
+  ${KILN_SOURCE_DIR}/runtime/core/guest_log.cpp
   ${KILN_SOURCE_DIR}/runtime/platform/linux-user/process.cpp
   ${KILN_SOURCE_DIR}/runtime/platform/linux-user/syscalls.cpp)
 target_include_directories(kiln_guest_runtime PUBLIC ${KILN_SOURCE_DIR})

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runtime/base/error.h"
+#include "runtime/core/guest_log.h"
 #include "runtime/core/guest_memory.h"
 #include "runtime/platform/linux-user/nvgpu_abi.h"
 
@@ -102,12 +103,12 @@ int64_t Driver::ioctl(int64_t fd, uint64_t request, uint64_t argument, uint64_t 
     case Device::ctrl_gpu: case Device::dma_buf: break;
     }
   } catch (const Error& error) {
-    std::fprintf(stderr, "kiln: %s: ioctl %#llx at guest pc %#llx failed: %s\n", file.path.c_str(),
+    rt::guest_log("kiln: %s: ioctl %#llx at guest pc %#llx failed: %s\n", file.path.c_str(),
                  static_cast<unsigned long long>(request), static_cast<unsigned long long>(pc), error.what());
     return -EINVAL;
   }
   if (result == -ENOTTY)
-    std::fprintf(stderr, "kiln: unknown ioctl %#llx (type '%c', nr %u, size %u) on %s at guest pc %#llx\n",
+    rt::guest_log("kiln: unknown ioctl %#llx (type '%c', nr %u, size %u) on %s at guest pc %#llx\n",
                  static_cast<unsigned long long>(request), abi::ioc_type(request), abi::ioc_nr(request),
                  abi::ioc_size(request), file.path.c_str(), static_cast<unsigned long long>(pc));
   return result;
@@ -222,7 +223,7 @@ int64_t Driver::submit(uint32_t channel, uint64_t argument) {
   abi::ChannelSubmitGpfifo a;
   if (!read_argument(argument, a)) return -EFAULT;
   if (a.flags & abi::submit_flag_sync_fence) {
-    std::fprintf(stderr, "kiln: /dev/nvhost-gpu: sync-fence file descriptors are not supported (use syncpoint fences)\n");
+    rt::guest_log("kiln: /dev/nvhost-gpu: sync-fence file descriptors are not supported (use syncpoint fences)\n");
     return -EINVAL;
   }
   // L4T passes the entries by pointer into the program's memory.
@@ -266,7 +267,7 @@ int64_t Driver::ctrl_ioctl(uint64_t request, uint64_t argument) {
 int64_t Driver::mmap(int64_t fd, uint64_t address, uint64_t length, uint64_t flags, uint64_t offset) {
   const File& file = files_.at(fd);
   if (file.device != Device::dma_buf) {
-    std::fprintf(stderr, "kiln: mmap of %s: map an nvmap buffer through its dma-buf fd (NVMAP_IOC_GET_FD)\n", file.path.c_str());
+    rt::guest_log("kiln: mmap of %s: map an nvmap buffer through its dma-buf fd (NVMAP_IOC_GET_FD)\n", file.path.c_str());
     return -ENODEV;
   }
   const auto* buffer = devices_.buffer(file.handle);

@@ -12,6 +12,7 @@
 
 #include "runtime/core/a64_fp.h"
 #include "runtime/platform/linux-user/host_device.h"
+#include "runtime/core/guest_log.h"
 
 namespace kiln::linux_user {
 namespace {
@@ -84,7 +85,7 @@ void report_fault(int, siginfo_t* info, void*) {
     length = std::snprintf(message, sizeof message, "kiln: guest memory fault at guest address %#llx\n", static_cast<unsigned long long>(host - base));
   else
     length = std::snprintf(message, sizeof message, "kiln: host fault at %p (outside guest memory)\n", info->si_addr);
-  if (write(2, message, static_cast<size_t>(length)) < 0) {}
+  rt::guest_log_write(message, static_cast<size_t>(length)); // async-signal-safe
   signal(SIGSEGV, SIG_DFL);
   raise(SIGSEGV);
 }
@@ -123,7 +124,7 @@ int run(const rt::ProgramInfo& program, int argc, char** argv, char** envp) {
   // The host shell's options (--window, --frames N, ...) are the runtime's, not the guest's.
   std::vector<std::string> arguments(argv, argv + argc);
   if (const std::string error = host_device::configure(arguments); !error.empty()) {
-    std::fprintf(stderr, "kiln: %s\n", error.c_str());
+    std::fprintf(stderr, "kiln: %s\n", error.c_str()); // a bad host-shell option: the guest never ran
     return 2;
   }
   std::vector<char*> guest_argv;
@@ -142,7 +143,7 @@ int run(const rt::ProgramInfo& program, int argc, char** argv, char** envp) {
   Launch launch{&program, argc, argv, envp};
   pthread_t thread;
   if (pthread_create(&thread, &attributes, guest_thread, &launch) != 0) {
-    std::fprintf(stderr, "kiln: cannot start the guest thread\n");
+    rt::guest_log("kiln: cannot start the guest thread\n");
     return 70;
   }
   pthread_join(thread, nullptr);

@@ -4,17 +4,21 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -23,6 +27,7 @@
 #include "runtime/platform/linux-user/host_device.h"
 #include "runtime/platform/linux-user/nvgpu.h"
 #include "runtime/platform/linux-user/process.h"
+#include "runtime/core/guest_log.h"
 
 namespace kiln::linux_user {
 namespace {
@@ -36,8 +41,8 @@ constexpr SyscallName syscall_names[] = {
     {17, "getcwd"}, {19, "eventfd2"}, {20, "epoll_create1"}, {23, "dup"}, {24, "dup3"}, {25, "fcntl"}, {29, "ioctl"},
     {34, "mkdirat"}, {35, "unlinkat"}, {37, "linkat"}, {38, "renameat"}, {43, "statfs"}, {46, "ftruncate"}, {48, "faccessat"},
     {49, "chdir"}, {52, "fchmod"}, {56, "openat"}, {57, "close"}, {59, "pipe2"}, {61, "getdents64"}, {62, "lseek"},
-    {63, "read"}, {64, "write"}, {65, "readv"}, {66, "writev"}, {67, "pread64"}, {68, "pwrite64"}, {72, "pselect6"},
-    {73, "ppoll"}, {78, "readlinkat"}, {79, "newfstatat"}, {80, "fstat"}, {82, "fsync"}, {93, "exit"}, {94, "exit_group"},
+    {63, "read"}, {64, "write"}, {65, "readv"}, {66, "writev"}, {67, "pread64"}, {68, "pwrite64"}, {71, "sendfile"}, {72, "pselect6"},
+    {73, "ppoll"}, {78, "readlinkat"}, {79, "newfstatat"}, {80, "fstat"}, {82, "fsync"}, {93, "exit"}, {94, "exit_group"}, {95, "waitid"},
     {96, "set_tid_address"}, {98, "futex"}, {99, "set_robust_list"}, {101, "nanosleep"}, {113, "clock_gettime"},
     {114, "clock_getres"}, {115, "clock_nanosleep"}, {122, "sched_setaffinity"}, {123, "sched_getaffinity"},
     {124, "sched_yield"}, {129, "kill"}, {130, "tkill"}, {131, "tgkill"}, {132, "sigaltstack"}, {134, "rt_sigaction"},
@@ -124,6 +129,65 @@ int64_t guest_mmap(uint64_t address, uint64_t length, uint64_t prot, uint64_t fl
     }
   }
   return static_cast<int64_t>(at);
+}
+
+/// prctl: the options a static utility uses, passed to the host for this process; pointer arguments are
+/// translated. Options kiln does not pass on (AArch64's SVE/MTE/PAC controls among them) fail with EINVAL, as
+/// on a kernel without the feature, and are reported.
+int64_t guest_prctl(const uint64_t* x, uint64_t pc) {
+  const int option = static_cast<int>(x[0]);
+  switch (option) {
+  case PR_SET_NAME: case PR_GET_NAME: { // a 16-byte name (the kernel's TASK_COMM_LEN)
+    if (!mapped(x[1], 16)) return -EFAULT;
+    char name[16] = {};
+    if (option == PR_SET_NAME) {
+      std::memcpy(name, rt::host_pointer(x[1]), std::min<size_t>(15, strnlen(reinterpret_cast<const char*>(rt::host_pointer(x[1])), 15)));
+      return result(prctl(PR_SET_NAME, name, 0, 0, 0));
+    }
+    if (prctl(PR_GET_NAME, name, 0, 0, 0) < 0) return -errno;
+    std::memcpy(rt::host_pointer(x[1]), name, sizeof name);
+    return 0;
+  }
+  case PR_GET_PDEATHSIG: case PR_GET_CHILD_SUBREAPER: { // an int written through arg2
+    int value = 0;
+    if (!mapped(x[1], 4)) return -EFAULT;
+    if (prctl(option, &value, 0, 0, 0) < 0) return -errno;
+    std::memcpy(rt::host_pointer(x[1]), &value, 4);
+    return 0;
+  }
+  case PR_SET_PDEATHSIG: case PR_GET_DUMPABLE: case PR_SET_DUMPABLE: case PR_GET_KEEPCAPS: case PR_SET_KEEPCAPS:
+  case PR_SET_TIMERSLACK: case PR_GET_TIMERSLACK: case PR_SET_CHILD_SUBREAPER: case PR_SET_NO_NEW_PRIVS:
+  case PR_GET_NO_NEW_PRIVS: case PR_CAPBSET_READ: // integer arguments only
+    return result(prctl(option, x[1], x[2], x[3], x[4]));
+  default:
+    rt::guest_log("kiln: prctl option %d is not supported (EINVAL) at guest pc %#llx\n", option, static_cast<unsigned long long>(pc));
+    return -EINVAL;
+  }
+}
+
+/// clone as fork (what glibc's fork and a shell's child creation ask for): a new host process with a copy of
+/// guest memory. Threads (CLONE_VM) and a new stack (posix_spawn's CLONE_VM | CLONE_VFORK) are not supported.
+int64_t guest_clone(const uint64_t* x, uint64_t pc) {
+  const uint64_t flags = x[0];
+  constexpr uint64_t exit_signal_mask = 0xff;
+  constexpr uint64_t fork_flags = CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | CLONE_PARENT_SETTID;
+  if ((flags & ~(exit_signal_mask | fork_flags)) != 0 || x[1] != 0) {
+    rt::guest_log("kiln: clone with flags %#llx%s is not supported (only fork) at guest pc %#llx\n", static_cast<unsigned long long>(flags),
+                  x[1] ? " and a new stack" : "", static_cast<unsigned long long>(pc));
+    return -ENOSYS;
+  }
+  if ((flags & exit_signal_mask) != SIGCHLD) {
+    rt::guest_log("kiln: clone with exit signal %llu is not supported (only SIGCHLD) at guest pc %#llx\n",
+                  static_cast<unsigned long long>(flags & exit_signal_mask), static_cast<unsigned long long>(pc));
+    return -ENOSYS;
+  }
+  const pid_t child = fork();
+  if (child < 0) return -errno;
+  // arm64 passes (flags, stack, parent_tid, tls, child_tid)
+  const uint32_t tid = static_cast<uint32_t>(child == 0 ? getpid() : child);
+  if (child == 0 && (flags & CLONE_CHILD_SETTID) && mapped(x[4], 4)) std::memcpy(rt::host_pointer(x[4]), &tid, 4);
+  if (child > 0 && (flags & CLONE_PARENT_SETTID) && mapped(x[2], 4)) std::memcpy(rt::host_pointer(x[2]), &tid, 4);
+  return child;
 }
 
 int64_t dispatch(rt::Cpu* cpu, uint64_t pc) {
@@ -327,8 +391,51 @@ int64_t dispatch(rt::Cpu* cpu, uint64_t pc) {
   case 131: case 129: // tgkill/kill of ourselves (abort)
     if (x[1 + (number == 131)] == SIGABRT) { fflush(stderr); signal(SIGABRT, SIG_DFL); raise(SIGABRT); }
     return 0;
+  case 167: return guest_prctl(x, pc);
+  case 220: return guest_clone(x, pc);
+  case 260: { // wait4: int status and struct rusage have one layout on both
+    int status = 0;
+    struct rusage usage{};
+    if (x[1] && !mapped(x[1], 4)) return -EFAULT;
+    if (x[3] && !mapped(x[3], sizeof usage)) return -EFAULT;
+    const pid_t r = wait4(static_cast<pid_t>(x[0]), &status, static_cast<int>(x[2]), x[3] ? &usage : nullptr);
+    if (r < 0) return -errno;
+    if (x[1] && r > 0) std::memcpy(rt::host_pointer(x[1]), &status, 4);
+    if (x[3]) std::memcpy(rt::host_pointer(x[3]), &usage, sizeof usage);
+    return r;
+  }
+  case 95: { // waitid: siginfo_t (128 bytes) and struct rusage have one layout on both
+    siginfo_t info{};
+    struct rusage usage{};
+    if (x[2] && !mapped(x[2], sizeof info)) return -EFAULT;
+    if (x[4] && !mapped(x[4], sizeof usage)) return -EFAULT;
+    const long r = syscall(SYS_waitid, static_cast<int>(x[0]), static_cast<id_t>(x[1]), x[2] ? &info : nullptr, static_cast<int>(x[3]),
+                           x[4] ? &usage : nullptr);
+    if (r < 0) return -errno;
+    if (x[2]) std::memcpy(rt::host_pointer(x[2]), &info, sizeof info);
+    if (x[4]) std::memcpy(rt::host_pointer(x[4]), &usage, sizeof usage);
+    return r;
+  }
+  case 71: { // sendfile: the offset (loff_t*) is read and written back when given
+    off_t offset = 0;
+    if (x[2]) {
+      if (!mapped(x[2], 8)) return -EFAULT;
+      std::memcpy(&offset, rt::host_pointer(x[2]), 8);
+    }
+    const ssize_t r = sendfile(static_cast<int>(x[0]), static_cast<int>(x[1]), x[2] ? &offset : nullptr, x[3]);
+    if (r < 0) return -errno;
+    if (x[2]) std::memcpy(rt::host_pointer(x[2]), &offset, 8);
+    return r;
+  }
+  case 59: { // pipe2: the descriptors are written as two ints
+    int ends[2];
+    if (!mapped(x[0], 8)) return -EFAULT;
+    if (pipe2(ends, host_open_flags(x[1])) < 0) return -errno;
+    std::memcpy(rt::host_pointer(x[0]), ends, sizeof ends);
+    return 0;
+  }
   default:
-    std::fprintf(stderr, "kiln: unknown system call %llu (%s) at guest pc %#llx\n", static_cast<unsigned long long>(number),
+    rt::guest_log("kiln: unknown system call %llu (%s) at guest pc %#llx\n", static_cast<unsigned long long>(number),
                  syscall_name(number), static_cast<unsigned long long>(pc));
     return -ENOSYS;
   }

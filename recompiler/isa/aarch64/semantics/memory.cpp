@@ -139,18 +139,53 @@ void exclusive(const Instruction& i, EmitTarget& out) {
   }
 }
 
+/// The general registers of an LSE atomic by role, from the encoding's fields (Rs 20:16, Rn 9:5, Rt 4:0): LLVM
+/// MC orders them differently per class (LD<op>/SWP: Rt, Rs, Rn; CAS: Rs out, Rs, Rt, Rn) and names CASP's
+/// register pairs as tuples, while the printed text puts Rs first everywhere.
+struct AtomicRegisters {
+  Register s, t, n;
+};
+AtomicRegisters atomic_registers(const Instruction& i, bool x_registers) {
+  auto general = [&](unsigned index) {
+    if (index == 31) return Register{x_registers ? RegKind::xzr : RegKind::wzr, 31};
+    return Register{x_registers ? RegKind::x : RegKind::w, static_cast<uint8_t>(index)};
+  };
+  const unsigned n = (i.encoding >> 5) & 31;
+  return {general((i.encoding >> 16) & 31), general(i.encoding & 31), n == 31 ? Register{RegKind::sp, 31} : Register{RegKind::x, static_cast<uint8_t>(n)}};
+}
+/// The second register of a CASP pair (Rs+1, Rt+1; the pair of X30 is X30, XZR).
+Register pair_second(const Register& first) {
+  if (first.index >= 30) return Register{first.is_64() ? RegKind::xzr : RegKind::wzr, 31};
+  return Register{first.kind, static_cast<uint8_t>(first.index + 1)};
+}
+
+/// CASP Rs, Rs+1, Rt, Rt+1, [Rn]: both halves compared, both stored, Rs/Rs+1 receive the old values.
+void compare_and_swap_pair(const Instruction& i, EmitTarget& out) {
+  const unsigned size = size_suffix(i.opcode);
+  const char* t = utype(size);
+  const AtomicRegisters r = atomic_registers(i, size == 8);
+  const Register s2 = pair_second(r.s), t2 = pair_second(r.t);
+  out.line(fmt::format("{{ const uint64_t address = {}; const {} compare0 = ({}){}, compare1 = ({}){}, value0 = ({}){}, value1 = ({}){}; "
+                       "const {} old0 = kiln::rt::load<{}>(m, address), old1 = kiln::rt::load<{}>(m, address + {}); "
+                       "if (old0 == compare0 && old1 == compare1) {{ kiln::rt::store<{}>(m, address, value0); "
+                       "kiln::rt::store<{}>(m, address + {}, value1); }} {} {} }}",
+                       read(r.n), t, t, read(r.s), t, read(s2), t, read(r.t), t, read(t2), t, t, t, size, t, t, size,
+                       write(r.s, "old0"), write(s2, "old1")));
+}
+
 void atomic(const Instruction& i, EmitTarget& out) {
   const std::string_view op = i.opcode;
   const unsigned size = size_suffix(op);
   const char* t = utype(size);
-  if (starts_with(op, "CAS")) { // (s_out, s, t, n)
-    out.line(fmt::format("{{ const uint64_t address = {}; const {} old = kiln::rt::load<{}>(m, address); if (old == ({}){}) "
-                         "kiln::rt::store<{}>(m, address, ({}){}); {} }}",
-                         read(i.reg(3)), t, t, t, read(i.reg(1)), t, t, read(i.reg(2)), write(i.reg(0), "old")));
+  const AtomicRegisters r = atomic_registers(i, size == 8);
+  if (starts_with(op, "CAS")) { // Rs = old; memory = Rt when old == Rs
+    out.line(fmt::format("{{ const uint64_t address = {}; const {} compare = ({}){}, value = ({}){}; "
+                         "const {} old = kiln::rt::load<{}>(m, address); if (old == compare) kiln::rt::store<{}>(m, address, value); {} }}",
+                         read(r.n), t, t, read(r.s), t, read(r.t), t, t, t, write(r.s, "old")));
     return;
   }
-  // LD<op>/SWP (s, t, n): t = old; memory = old <op> s
-  const std::string s = fmt::format("({}){}", t, read(i.reg(0)));
+  // LD<op>/SWP (ST<op> is LD<op> with Rt = XZR): Rt = old; memory = old <op> Rs
+  const std::string s = "source";
   std::string value;
   if (starts_with(op, "SWP")) value = s;
   else if (starts_with(op, "LDADD")) value = fmt::format("old + {}", s);
@@ -161,9 +196,9 @@ void atomic(const Instruction& i, EmitTarget& out) {
   else if (starts_with(op, "LDSMIN")) value = fmt::format("({})std::min(({})old, ({}){})", t, stype(size), stype(size), s);
   else if (starts_with(op, "LDUMAX")) value = fmt::format("std::max(old, {})", s);
   else if (starts_with(op, "LDUMIN")) value = fmt::format("std::min(old, {})", s);
-  out.line(fmt::format("{{ const uint64_t address = {}; const {} old = kiln::rt::load<{}>(m, address); "
+  out.line(fmt::format("{{ const uint64_t address = {}; const {} source = ({}){}; const {} old = kiln::rt::load<{}>(m, address); "
                        "kiln::rt::store<{}>(m, address, ({})({})); {} }}",
-                       read(i.reg(2)), t, t, t, t, value, write(i.reg(1), "old")));
+                       read(r.n), t, t, read(r.s), t, t, t, t, value, write(r.t, "old")));
 }
 
 /// The parts of an AdvSIMD structure load/store: registers Vt..Vt+n-1 (wrapping at 31), base, post-index step.
@@ -300,6 +335,8 @@ void register_memory(Registry& r) {
     for (const char* base : {"CAS", "SWP", "LDADD", "LDCLR", "LDEOR", "LDSET", "LDSMAX", "LDSMIN", "LDUMAX", "LDUMIN"})
       for (const char* order : {"", "A", "L", "AL"}) add(r, std::string(base) + order + size, atomic);
   }
+  for (const char* size : {"W", "X"})
+    for (const char* order : {"", "A", "L", "AL"}) add(r, std::string("CASP") + order + size, compare_and_swap_pair);
   for (const char* name : {"LDXPW", "LDXPX", "LDAXPW", "LDAXPX", "STXPW", "STXPX", "STLXPW", "STLXPX"}) add(r, name, exclusive);
   // AdvSIMD structures beyond LD1/ST1 of whole registers and LD1R (those live with the other NEON semantics).
   for (const char* prefix : {"LD1", "LD2", "LD3", "LD4", "ST1", "ST2", "ST3", "ST4"})

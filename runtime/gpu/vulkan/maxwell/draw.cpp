@@ -12,14 +12,12 @@
 #include "runtime/gpu/vulkan/maxwell/pipeline_state.h"
 #include "runtime/gpu/vulkan/maxwell/formats.h"
 #include "runtime/gpu/vulkan/maxwell/renderer_state.h"
-#include "translator/sass/sm5x/sph.h"
 
 namespace kiln::vulkan {
 namespace {
 
 constexpr uint64_t kSelfBranch = 0xe2400fffff87000f; // BRA to itself: what drivers place after a program's EXIT
 constexpr size_t kMaxProgramWords = 1 << 16;
-constexpr uint32_t kViewportIndexAttribute = 0x68; // a[0x68]: the output viewport index (SPH OMAP)
 
 /// The program at `address`: its SPH, then code groups up to and including the group holding the closing
 /// self-branch, or up to the first all-zero group.
@@ -275,7 +273,7 @@ Pass MaxwellRenderer::State::plan_attachments(const maxwell::DrawSnapshot& draw,
 }
 
 MaxwellRenderer::State::VertexBindings MaxwellRenderer::State::bind_vertex_input(Batch& b, const maxwell::DrawSnapshot& draw,
-                                                                                 const sass::sm5x::ShaderProgramHeader& vertex_header,
+                                                                                 const graphics::Translation& vertex,
                                                                                  uint64_t vertex_end, VertexInputState& input) {
   // One binding per stream the program reads through a native format, one per widened attribute.
   VertexBindings bindings;
@@ -299,9 +297,7 @@ MaxwellRenderer::State::VertexBindings MaxwellRenderer::State::bind_vertex_input
     return slice;
   };
   for (uint32_t location = 0; location < maxwell::vertex_attribute_count; ++location) {
-    bool read = false;
-    for (uint32_t c = 0; c < 4; ++c) read |= vertex_header.reads_attribute(0x80 + 16 * location + 4 * c);
-    if (!read) continue;
+    if (vertex.vertex_inputs[location] == 0) continue;
     const maxwell_formats::VertexAttribute attribute = maxwell_formats::decode_vertex_attribute(draw.vertex_attributes[location]);
     const maxwell::VertexStream& stream = draw.vertex_streams[attribute.stream % maxwell::vertex_stream_count];
     if (attribute.constant || !stream.enabled) {
@@ -373,12 +369,11 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   const StageTextures fragment_textures = resolve_textures(draw, fragment);
 
   Batch& b = current();
-  const sass::sm5x::ShaderProgramHeader vertex_header = sass::sm5x::parse_sph(programs.vertex->header, "vertex SPH");
-  if (vertex_header.writes_attribute(kViewportIndexAttribute)) { // all viewports, else viewport 0 only
+  if (vertex.translation.writes_viewport_index) { // all viewports, else viewport 0 only
     if (!pipelines.multi_viewport) throw Error("the vertex program writes the viewport index, which the host cannot output (multiViewport)");
     description.viewport_count = maxwell::viewport_count;
   }
-  const VertexBindings vertex_bindings = bind_vertex_input(b, draw, vertex_header, index_plan.vertex_end, description.input);
+  const VertexBindings vertex_bindings = bind_vertex_input(b, draw, vertex.translation, index_plan.vertex_end, description.input);
   const vk::Pipeline pipeline = pipelines.pipeline(description);
   const ShaderPairLayout& pair = pipelines.layout(vertex, fragment);
   const std::array<vk::DescriptorSet, 2> sets = {allocate_set(b, *pair.set_layouts[0]), allocate_set(b, *pair.set_layouts[1])};

@@ -21,7 +21,6 @@
 #include "runtime/gpu/vulkan/maxwell/guest_surface.h"
 #include "runtime/gpu/vulkan/maxwell/pipelines.h"
 #include "runtime/gpu/vulkan/maxwell/renderer_state.h"
-#include "translator/sass/sm5x/sph.h"
 
 namespace kiln::vulkan {
 

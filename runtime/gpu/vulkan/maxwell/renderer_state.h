@@ -19,7 +19,6 @@
 #include "runtime/gpu/vulkan/maxwell/pipelines.h"
 #include "runtime/gpu/vulkan/maxwell/resources.h"
 #include "runtime/gpu/vulkan/maxwell/sample_queries.h"
-#include "translator/sass/sm5x/sph.h"
 
 namespace kiln::vulkan {
 
@@ -126,7 +125,7 @@ struct MaxwellRenderer::State {
   };
   /// Vertex data for the attributes the vertex program reads, copied into `b`'s arena (widened on the CPU
   /// where the host has no native format), and the pipeline's vertex input state.
-  VertexBindings bind_vertex_input(Batch& b, const maxwell::DrawSnapshot& draw, const sass::sm5x::ShaderProgramHeader& vertex_header,
+  VertexBindings bind_vertex_input(Batch& b, const maxwell::DrawSnapshot& draw, const graphics::Translation& vertex,
                                    uint64_t vertex_end, VertexInputState& input);
   void record_clear(const maxwell::ClearSnapshot& clear);
   /// A clear drawn with a pipeline carrying the channel / stencil mask, in its own pass over `target`.

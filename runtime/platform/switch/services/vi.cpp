@@ -45,17 +45,7 @@ constexpr int32_t status_ok = 0, status_bad_value = -22, status_no_init = -19, s
 
 std::mutex sink_lock;
 FrameSink& sink() {
-  static FrameSink installed = [](const RgbaImage& frame, uint64_t number) {
-    const char* directory = std::getenv("KILN_FRAME_DIR");
-    if (!directory || !*directory) {
-      log::info("vi: frame {} presented ({}x{}); set KILN_FRAME_DIR to write it as PNG", number, frame.width, frame.height);
-      return;
-    }
-    std::filesystem::create_directories(directory);
-    const std::filesystem::path path = std::filesystem::path(directory) / fmt::format("frame_{}.png", number);
-    write_png(path, frame);
-    log::info("vi: frame {} ({}x{}) -> {}", number, frame.width, frame.height, path.string());
-  };
+  static FrameSink installed = write_frame_file;
   return installed;
 }
 
@@ -690,6 +680,18 @@ private:
 };
 
 } // namespace
+
+void write_frame_file(const RgbaImage& frame, uint64_t number) {
+  const char* directory = std::getenv("KILN_FRAME_DIR");
+  if (!directory || !*directory) {
+    log::info("vi: frame {} presented ({}x{}); set KILN_FRAME_DIR to write it as PNG", number, frame.width, frame.height);
+    return;
+  }
+  std::filesystem::create_directories(directory);
+  const std::filesystem::path path = std::filesystem::path(directory) / fmt::format("frame_{}.png", number);
+  write_png(path, frame);
+  log::info("vi: frame {} ({}x{}) -> {}", number, frame.width, frame.height, path.string());
+}
 
 void set_frame_sink(FrameSink new_sink) {
   std::lock_guard guard(sink_lock);

@@ -9,8 +9,9 @@ namespace kiln::hos {
 
 /// Receives every frame a layer's buffer queue presents, in queue order, as RGBA8 rows top to bottom.
 using FrameSink = std::function<void(const RgbaImage& frame, uint64_t frame_number)>;
-/// Replaces the sink; the default writes `$KILN_FRAME_DIR/frame_N.png` when that variable is set and otherwise
-/// only counts frames (a line in the log names each).
+/// The headless sink: `$KILN_FRAME_DIR/frame_N.png` when that variable is set, otherwise a line in the log.
+void write_frame_file(const RgbaImage& frame, uint64_t frame_number);
+/// Replaces the sink (the default is write_frame_file).
 void set_frame_sink(FrameSink sink);
 
 } // namespace kiln::hos

@@ -17,6 +17,10 @@ namespace {
 
 /// How often the session's thread samples the pad (and SDL's events) between frames: hid's 200 Hz.
 constexpr std::chrono::milliseconds pad_period(5);
+/// The guest's first samples wait this long before they reach the device, so that the device's buffer stays
+/// ahead of a title that hands over each buffer just as it starts to sound (audout and audren do): without the
+/// margin every late hand-over is an under-run. Buffers up to 70 ms still fit the host's 100 ms latency.
+constexpr std::chrono::milliseconds audio_start_margin(30);
 
 host::PlatformTraits switch_platform_traits(const std::string& title) {
   // The console's 1280x720 frames are large already: the window opens at their size unless --scale says.
@@ -88,13 +92,18 @@ int HostSession::run(const std::function<int()>& guest) {
 void HostSession::serve() {
   std::unique_lock lock(lock_);
   while (!finished_) {
-    changed_.wait_for(lock, pad_period, [&] { return (frame_ && !presented_) || !audio_.empty() || ending_ || guest_done_; });
+    const auto audio_due = [&] { return !audio_.empty() && (audio_started_ || std::chrono::steady_clock::now() >= audio_start_); };
+    changed_.wait_for(lock, pad_period, [&] { return (frame_ && !presented_) || audio_due() || ending_ || guest_done_; });
     if (ending_ || guest_done_) {
       finish_locked(lock);
       return;
     }
-    std::vector<AudioChunk> audio = std::move(audio_);
-    audio_.clear();
+    std::vector<AudioChunk> audio;
+    if (audio_due()) {
+      audio_started_ = true;
+      audio = std::move(audio_);
+      audio_.clear();
+    }
     const RgbaImage* frame = presented_ ? nullptr : frame_;
     lock.unlock();
     for (const AudioChunk& chunk : audio)
@@ -174,6 +183,7 @@ host::PadState HostSession::pad() {
 void HostSession::queue_audio(const int16_t* samples, size_t frames, uint32_t rate, uint32_t channels) {
   std::lock_guard guard(lock_);
   if (finished_) return;
+  if (!audio_started_ && audio_.empty()) audio_start_ = std::chrono::steady_clock::now() + audio_start_margin;
   audio_.push_back({std::vector<int16_t>(samples, samples + frames * channels), rate, channels});
   changed_.notify_all();
 }

@@ -6,6 +6,7 @@
 // returns once the host's frame clock reached the next vertical blank, so the guest's frame loop is paced by
 // it. Headless without --capture or --frames, nothing of the host is opened: frames and audio go to the PNG
 // and WAV files as before.
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -74,6 +75,8 @@ private:
   const RgbaImage* frame_ = nullptr; ///< the frame a guest thread waits to have presented
   std::optional<bool> presented_;    ///< present()'s answer for frame_
   std::vector<AudioChunk> audio_;
+  bool audio_started_ = false;                      ///< the first samples have gone to the host
+  std::chrono::steady_clock::time_point audio_start_; ///< when the first samples may go
   host::PadState pad_;
   bool guest_done_ = false, ending_ = false, finished_ = false, stopping_title_ = false;
   int guest_result_ = 0;

@@ -4,7 +4,9 @@
 // (sample i = i * 37 - 20000, wrapped to 16 bits) appended to audout:u and played. It takes the host options as
 // a recompiled Switch program does (hos::HostSession, the same parser); headless, the frames go to
 // $KILN_FRAME_DIR and the audio to kiln-audout.wav as in any Switch run.
-//   switch_host_program [HOST OPTIONS]      run (status 0 when every request was answered as expected)
+//   switch_host_program [HOST OPTIONS] [--wait-for-a]
+//                                           run (status 0 when every request was answered as expected); with
+//                                           --wait-for-a, after the frames wait for hid to report A on No1
 //   switch_host_program check-audio RAW     SDL's disk driver output (48 kHz stereo S16) is, after its leading
 //                                           silence, the ramp exactly (bar its last frame), then silence
 //   switch_host_program check-wav RAW WAV   the same for the samples of a 48 kHz stereo WAV (a headless run's)
@@ -12,9 +14,11 @@
 #define CATCH_CONFIG_NO_POSIX_SIGNALS // SIGTERM is SDL's quit event, as for any title
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <thread>
 
 #include "runtime/base/error.h"
 #include "runtime/platform/switch/host_session.h"
@@ -32,6 +36,40 @@ constexpr uint32_t tone_frames = 4800;
 constexpr uint64_t names_at = kiln::test::data_base + 0x8000, structs_at = kiln::test::data_base + 0x9000;
 
 host::HostOptions host_options;
+bool wait_for_a = false; ///< --wait-for-a: after the frames, wait (up to 20 s) until hid reports A held on No1
+
+/// hid as a title starts it (switchbrew "HID services"; the shared memory of "HID Shared Memory": npad No1 at
+/// 0x9a00, its FullKey lifo at 0x28: a 0x20-byte header {unused, count of entries, tail, count} and entries of
+/// 0x30 bytes, buttons at 0x10), then polls No1's latest state until A (bit 0) is held.
+bool pad_a_held(ViFixture& f) {
+  constexpr uint64_t shared_at = 0x3000000000, ids_at = kiln::test::data_base + 0xa000;
+  const uint32_t hid = f.open_service(0x646968); // "hid"
+  REQUIRE(hid != 0);
+  REQUIRE(f.request(hid, 0, {0x51, 0}, {}, {}, {}, true) == 0); // CreateAppletResource(aruid)
+  const uint32_t resource = f.word(3);
+  REQUIRE(f.request(resource, 0, {}) == 0); // GetSharedMemoryHandle
+  f.g.cpu().x[0] = f.word(3);
+  f.g.cpu().x[1] = shared_at;
+  f.g.cpu().x[2] = 0x40000;
+  f.g.cpu().x[3] = 1;
+  REQUIRE(kiln::test::Guest::svc(f.g.cpu(), 0x13) == 0); // MapSharedMemory, read-only
+  REQUIRE(f.request(hid, 100, {0x1, 0, 0x51, 0}, {}, {}, {}, true) == 0); // SetSupportedNpadStyleSet(FullKey)
+  poke<uint32_t>(ids_at, 0);                                             // No1
+  REQUIRE(f.request(hid, 102, {0x51, 0}, {{ids_at, 4}}, {}, {}, true) == 0); // SetSupportedNpadIdType
+  REQUIRE(f.request(hid, 103, {0x51, 0}, {}, {}, {}, true) == 0);        // ActivateNpad
+  std::printf("pad: waiting for A\n");
+  std::fflush(stdout);
+  const uint64_t lifo = shared_at + 0x9a00 + 0x28;
+  for (int i = 0; i < 2000; ++i) {
+    const uint64_t tail = peek<uint64_t>(lifo + 0x10);
+    if (peek<uint64_t>(lifo + 0x18) > 0 && tail < 17 && (peek<uint64_t>(lifo + 0x20 + tail * 0x30 + 0x10) & 1)) {
+      std::printf("pad: A held\n");
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
 
 int16_t ramp(uint32_t i) { return static_cast<int16_t>(static_cast<uint16_t>(i * 37 - 20000)); }
 
@@ -140,6 +178,7 @@ TEST_CASE("a Switch program's frames and audio reach the host shell") {
   const int result = session.run([&settings] {
     ViFixture f(settings, false);
     present_frames(f);
+    if (wait_for_a) return pad_a_held(f) ? 0 : 1;
     play_tone(f);
     return 0;
   });
@@ -160,6 +199,10 @@ int main(int argc, char** argv) {
   } catch (const Error& e) {
     std::fprintf(stderr, "kiln: %s\n", e.what());
     return 64;
+  }
+  if (!arguments.empty() && arguments[0] == "--wait-for-a") {
+    wait_for_a = true;
+    arguments.erase(arguments.begin());
   }
   if (!arguments.empty()) {
     std::fprintf(stderr, "kiln: unknown option '%s'\n", arguments[0].c_str());

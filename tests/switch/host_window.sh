@@ -5,7 +5,8 @@
 #  2. --window --frames 3 --hold --scale 2: the window's pixels (xwd) are the headless frame_2.png scaled by 2;
 #  3. SDL's disk audio driver: audout's ramp reaches the device exactly (48 kHz in, 48 kHz out; the resampler
 #     holds back the last frame until a next one comes);
-#  4. a bad host option is named.
+#  4. the pad: xdotool's X (the host pad's east button) is A in hid's shared memory for npad No1;
+#  5. a bad host option is named.
 # With SAMPLE (the recompiled games/sample-switch) also: its audout tone in a window reaches the device as the
 # samples of its headless WAV, and its bad option is named too.
 # Validation layers on (synchronization checks too): any message fails. Usage:
@@ -35,6 +36,20 @@ SDL_AUDIODRIVER=disk SDL_DISKAUDIOFILE="$work/ramp.raw" "$program" --window --fr
 clean audio.log
 "$program" check-audio ramp.raw || fail "the device did not play audout's ramp"
 
+"$program" --window --frames 3 --mute --wait-for-a > pad.log 2>&1 &
+pid=$!
+wait_for pad.log "pad: waiting for A"
+xdotool search --sync --name "$title" mousemove --window %1 20 20 keydown x || fail "xdotool"
+i=0
+while kill -0 $pid 2>/dev/null; do
+  i=$((i + 1)); [ $i -gt 100 ] && { kill -KILL $pid; fail "A never reached hid"; }
+  sleep 0.1
+done
+xdotool keyup x
+wait $pid || fail "the pad run failed"
+grep -q "pad: A held" pad.log || fail "hid did not report A"
+clean pad.log
+
 "$program" --frames none > bad.log 2>&1 && fail "a bad option was accepted"
 grep -q -- "--frames none: expected a whole number of at least 1" bad.log || fail "the bad option is not named"
 
@@ -45,4 +60,4 @@ if [ -n "$sample" ]; then
   "$sample" --scale 0 > sample-bad.log 2>&1 && fail "the sample accepted --scale 0"
   grep -q -- "--scale 0: expected a whole number of at least 1" sample-bad.log || fail "the sample did not name its bad option"
 fi
-echo "switch host_window: window = headless frame 2, the device plays audout's samples, bad options named"
+echo "switch host_window: window = headless frame 2, the device plays audout's samples, X is hid's A, bad options named"

@@ -4,9 +4,10 @@
 // (sample i = i * 37 - 20000, wrapped to 16 bits) appended to audout:u and played. It takes the host options as
 // a recompiled Switch program does (hos::HostSession, the same parser); headless, the frames go to
 // $KILN_FRAME_DIR and the audio to kiln-audout.wav as in any Switch run.
-//   switch_host_program [HOST OPTIONS] [--wait-for-a]
+//   switch_host_program [HOST OPTIONS] [--wait-for-a] [--check-vsync]
 //                                           run (status 0 when every request was answered as expected); with
-//                                           --wait-for-a, after the frames wait for hid to report A on No1
+//                                           --wait-for-a, after the frames wait for hid to report A on No1;
+//                                           --check-vsync: how vi's vsync event follows the frames
 //   switch_host_program check-audio RAW     SDL's disk driver output (48 kHz stereo S16) is, after its leading
 //                                           silence, the ramp exactly (bar its last frame), then silence
 //   switch_host_program check-wav RAW WAV   the same for the samples of a 48 kHz stereo WAV (a headless run's)
@@ -37,6 +38,7 @@ constexpr uint64_t names_at = kiln::test::data_base + 0x8000, structs_at = kiln:
 
 host::HostOptions host_options;
 bool wait_for_a = false; ///< --wait-for-a: after the frames, wait (up to 20 s) until hid reports A held on No1
+bool check_vsync = false; ///< --check-vsync: count the frames after which the vsync event follows the host's clock
 
 /// hid as a title starts it (switchbrew "HID services"; the shared memory of "HID Shared Memory": npad No1 at
 /// 0x9a00, its FullKey lifo at 0x28: a 0x20-byte header {unused, count of entries, tail, count} and entries of
@@ -81,7 +83,20 @@ uint32_t pixel(uint32_t frame, uint32_t x, uint32_t y) {
 
 /// Queues the frames through a stray layer's buffer queue: connect, one preallocated buffer, then dequeue,
 /// draw and queue it once per frame.
+uint32_t wait(ViFixture& f, uint32_t handle, int64_t timeout_ns) {
+  poke<uint32_t>(names_at + 0x800, handle);
+  f.g.cpu().x[1] = names_at + 0x800;
+  f.g.cpu().x[2] = 1;
+  f.g.cpu().x[3] = static_cast<uint64_t>(timeout_ns);
+  return kiln::test::Guest::svc(f.g.cpu(), 0x18); // WaitSynchronization
+}
+
 void present_frames(ViFixture& f) {
+  uint32_t vsync = 0, paced = 0;
+  if (check_vsync) {
+    REQUIRE(f.call(f.display_service, 5202, {1, 0}) == 0); // GetDisplayVsyncEvent(the default display, id 1)
+    vsync = f.word(3);
+  }
   REQUIRE(f.call(f.display_service, 2030, {0, 0, 1, 0}, window_at, 0x100) == 0); // CreateStrayLayer
   const int32_t id = static_cast<int32_t>(peek<uint32_t>(window_at + peek<uint32_t>(window_at + 4) + 8));
   const uint64_t heap = f.g.heap(0x200000);
@@ -120,7 +135,17 @@ void present_frames(ViFixture& f) {
     queue.i32(0);
     queue.flattened(input.data(), input.size());
     REQUIRE(f.transact(id, 7, queue).back() == 0);
+    if (vsync) {
+      // The queue returned at the host frame clock's vertical blank: the event is signalled already, and after a
+      // reset vi's own 60 Hz clock stays quiet for the next 8 ms.
+      const bool signalled = wait(f, vsync, 0) == 0;
+      f.g.cpu().x[0] = vsync;
+      kiln::test::Guest::svc(f.g.cpu(), 0x17); // ResetSignal (InvalidState when it was not signalled)
+      const bool quiet = wait(f, vsync, 8'000'000) == 0xea01;  // TimedOut
+      paced += signalled && quiet;
+    }
   }
+  if (vsync) std::printf("vsync: %u of %u frames signalled at the host's vblank, then quiet\n", paced, frame_count);
 }
 
 /// Appends the ramp to an IAudioOut, starts it and waits until the buffer is released (it has been played).
@@ -137,11 +162,7 @@ void play_tone(ViFixture& f) {
   std::memcpy(rt::host_pointer(structs_at), fields, sizeof fields);
   REQUIRE(f.request(out, 3, {uint32_t(structs_at), uint32_t(structs_at >> 32)}, {}, {{structs_at, 0x28}}) == 0);
   REQUIRE(f.request(out, 1, {}) == 0); // Start
-  poke<uint32_t>(names_at + 0x800, event);
-  f.g.cpu().x[1] = names_at + 0x800;
-  f.g.cpu().x[2] = 1;
-  f.g.cpu().x[3] = 2'000'000'000;
-  REQUIRE(kiln::test::Guest::svc(f.g.cpu(), 0x18) == 0); // WaitSynchronization: released
+  REQUIRE(wait(f, event, 2'000'000'000) == 0); // released
 }
 
 std::vector<int16_t> samples_of(const char* path, size_t offset) {
@@ -200,10 +221,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "kiln: %s\n", e.what());
     return 64;
   }
-  if (!arguments.empty() && arguments[0] == "--wait-for-a") {
-    wait_for_a = true;
-    arguments.erase(arguments.begin());
-  }
+  for (const auto& [name, flag] : {std::pair{"--wait-for-a", &wait_for_a}, std::pair{"--check-vsync", &check_vsync}})
+    if (!arguments.empty() && arguments[0] == name) {
+      *flag = true;
+      arguments.erase(arguments.begin());
+    }
   if (!arguments.empty()) {
     std::fprintf(stderr, "kiln: unknown option '%s'\n", arguments[0].c_str());
     return 64;

@@ -5,8 +5,10 @@
 #  2. --window --frames 3 --hold --scale 2: the window's pixels (xwd) are the headless frame_2.png scaled by 2;
 #  3. SDL's disk audio driver: audout's ramp reaches the device exactly (48 kHz in, 48 kHz out; the resampler
 #     holds back the last frame until a next one comes);
-#  4. the pad: xdotool's X (the host pad's east button) is A in hid's shared memory for npad No1;
-#  5. a bad host option is named.
+#  4. vi's vsync event in a window is signalled at the host frame clock's vertical blank (each queued frame
+#     returns with it signalled, and vi's own 60 Hz clock is silent for 8 ms after); headless its own clock;
+#  5. the pad: xdotool's X (the host pad's east button) is A in hid's shared memory for npad No1;
+#  6. a bad host option is named.
 # With SAMPLE (the recompiled games/sample-switch) also: its audout tone in a window reaches the device as the
 # samples of its headless WAV, and its bad option is named too.
 # Validation layers on (synchronization checks too): any message fails. Usage:
@@ -31,6 +33,14 @@ sleep 0.3
 xwd -silent -name "$title" -out held.xwd || fail "xwd"
 "$window_checker" same held.xwd headless/frame_2.png 2 || fail "the window is not frame 2"
 stop $pid hold.log
+
+"$program" --window --frames 3 --mute --check-vsync > vsync.log 2>&1 || fail "the vsync run"
+grep -q "vsync: 3 of 3 frames signalled at the host's vblank, then quiet" vsync.log || fail "vi's vsync event does not follow the host's frame clock"
+clean vsync.log
+"$program" --check-vsync > vsync-headless.log 2>&1 || fail "the headless vsync run"
+# Headless the queue returns at once: the first frame finds the event not yet signalled (vi's own clock ticks
+# 16.7 ms after the event was asked for), so not every frame can be paced.
+grep -q "vsync: [0-2] of 3 frames" vsync-headless.log || fail "headless, the vsync event should follow vi's own clock"
 
 SDL_AUDIODRIVER=disk SDL_DISKAUDIOFILE="$work/ramp.raw" "$program" --window --frames 3 > audio.log 2>&1 || fail "the audio run"
 clean audio.log

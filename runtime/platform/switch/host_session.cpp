@@ -112,6 +112,7 @@ void HostSession::serve() {
     if (frame) shown = host_->present({frame->pixels.data(), frame->width, frame->height, frame->width * 4});
     const host::PadState pad = host_->pad();
     const bool stop_requested = host_->stop_requested();
+    if (shown && options_.window) host_vblank(); // the frame clock's vertical blank paces vi's vsync event
     lock.lock();
     pad_ = pad;
     if (shown) {

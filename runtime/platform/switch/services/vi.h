@@ -1,5 +1,6 @@
 #pragma once
-// Where vi's queued frames go: a process-wide sink (PNG files when headless; a test's own).
+// Where vi's queued frames go: a process-wide sink (PNG files when headless; a test's own), and the host frame
+// clock's vertical blanks that pace vi's vsync event in a window.
 #include <functional>
 #include <memory>
 
@@ -13,5 +14,8 @@ using FrameSink = std::function<void(const RgbaImage& frame, uint64_t frame_numb
 void write_frame_file(const RgbaImage& frame, uint64_t frame_number);
 /// Replaces the sink (the default is write_frame_file).
 void set_frame_sink(FrameSink sink);
+/// A vertical blank of the host's frame clock (the host session reports each one it presents a frame at): every
+/// display's vsync event is signalled now, and vi's own 60 Hz clock stays silent for a period after it.
+void host_vblank();
 
 } // namespace kiln::hos

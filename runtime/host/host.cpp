@@ -46,7 +46,8 @@ Host::~Host() {
 }
 
 void Host::open_window(uint32_t width, uint32_t height) {
-  window_ = std::make_unique<Window>(platform_.title, width * options_.window_scale, height * options_.window_scale, options_.fullscreen);
+  const uint32_t scale = options_.window_scale.value_or(platform_.window_scale);
+  window_ = std::make_unique<Window>(platform_.title, width * scale, height * scale, options_.fullscreen);
   vulkan::ContextOptions context_options{.validation = options_.validation, .synchronization_validation = options_.validation};
   context_options.instance_extensions = window_->instance_extensions();
   context_options.device_extensions = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
@@ -57,7 +58,7 @@ void Host::open_window(uint32_t width, uint32_t height) {
   }
   presenter_ = std::make_unique<vulkan::Presenter>(*context_, window_->create_surface(context_->instance()), options_.present,
                                                    [window = window_.get()] { return window->drawable_size(); });
-  log::info("host: window open ({}x{}, {} on {})", width * options_.window_scale, height * options_.window_scale,
+  log::info("host: window open ({}x{}, {} on {})", width * scale, height * scale,
             vk::to_string(presenter_->present_mode()), context_->device_name());
 }
 

@@ -28,6 +28,7 @@ struct PlatformTraits {
   double frame_rate = 60;      ///< the console's vertical blank rate in Hz
   double display_aspect = 0;   ///< the picture's width:height on the console's display (0: square pixels)
   InputMapping input = default_input_mapping(); ///< the platform's default pad mapping
+  uint32_t window_scale = 4;   ///< the window opens at this multiple of the first frame's size unless --scale says
 };
 
 class Host {

@@ -68,7 +68,7 @@ std::string host_options_help() {
          "  --capture DIR         write every presented frame as DIR/frame_N.png\n"
          "  --present-mode MODE   fifo (default), mailbox or immediate\n"
          "  --scaling MODE        aspect (default), integer or stretch\n"
-         "  --scale N             the window opens at N times the frame size (default 4)\n"
+         "  --scale N             the window opens at N times the frame size (default 4; Switch 1)\n"
          "  --unthrottled         do not wait for the console's frame rate\n"
          "  --hold                keep the window and its last frame until the window is closed\n"
          "  --mute                no audio\n"

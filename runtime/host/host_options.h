@@ -16,7 +16,7 @@ struct HostOptions {
   std::optional<uint64_t> frames; ///< --frames N: the title stops after N frames
   std::string capture_directory;  ///< --capture DIR: every presented frame as DIR/frame_N.png
   vulkan::PresentOptions present; ///< --present-mode fifo|mailbox|immediate, --scaling aspect|integer|stretch
-  uint32_t window_scale = 4;      ///< --scale N: the window opens at N times the first frame's size
+  std::optional<uint32_t> window_scale; ///< --scale N: the window opens at N times the first frame's size (default: the platform's)
   bool unthrottled = false;       ///< --unthrottled (always so headless)
   bool hold = false;              ///< --hold: after the last frame the window stays until it is closed
   bool mute = false;              ///< --mute: no audio device is opened

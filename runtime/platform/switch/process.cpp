@@ -1,7 +1,6 @@
 #include "runtime/platform/switch/process.h"
 
-#include <pthread.h>
-
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -12,6 +11,8 @@
 #include "runtime/core/a64_fp.h"
 #include "runtime/core/a64_ops.h"
 #include "runtime/core/guest_memory.h"
+#include "runtime/host/host_options.h"
+#include "runtime/platform/switch/host_session.h"
 #include "runtime/platform/switch/services/default_services.h"
 #include "runtime/platform/switch/services/title_config.h"
 
@@ -52,8 +53,8 @@ void load_segments(Kernel& kernel, const rt::ProgramInfo& p) {
   }
 }
 
-void* main_thread(void* argument) {
-  const Launch& launch = *static_cast<Launch*>(argument);
+[[noreturn]] void main_thread(const Launch* started) {
+  const Launch& launch = *started;
   Kernel& kernel = *active_kernel();
   const uint64_t stack = kernel.memory().find_free(layout::kernel_area_start, layout::kernel_area_size, homebrew_stack_size + layout::page_size);
   require(stack ? success : kernel_result::out_of_memory, "finding room for the main thread's stack");
@@ -125,21 +126,29 @@ int run(const rt::ProgramInfo& program, int argc, char** argv, char**) {
   auto registry = std::make_shared<ServiceRegistry>();
   SystemSettings settings;
   if (!take_config_option(argc, argv, settings)) return 64;
+  // The host shell's options (--window, --frames N, --capture DIR ...: docs/host.md) are the runtime's too.
+  std::vector<std::string> arguments(argv + std::min(argc, 1), argv + argc);
+  host::HostOptions host_options;
+  try {
+    host_options = host::take_host_options(arguments);
+  } catch (const Error& e) {
+    log::error("{}", e.what());
+    return 64;
+  }
+  const std::string program_name = argc ? argv[0] : "program";
+  HostSession session(host_options, "kiln: " + program_name.substr(program_name.find_last_of('/') + 1),
+                      [] { kernel.stop(exit_status::exited); });
+  session.connect(settings);
+  kernel.set_stop_hook([&session](int) { session.end(); });
   register_default_services(*registry, settings);
   install_service_manager(kernel, registry);
   load_segments(kernel, program);
-  Launch launch{&program, {}};
-  for (int i = 0; i < argc; ++i) launch.arguments += (i ? " " : "") + std::string(argv[i]);
-  pthread_attr_t attributes;
-  pthread_attr_init(&attributes);
-  pthread_attr_setstacksize(&attributes, size_t{1} << 30); // guest calls are host calls: a deep host stack
-  pthread_t thread;
-  if (pthread_create(&thread, &attributes, main_thread, &launch) != 0) {
-    std::fprintf(stderr, "kiln: cannot start the guest's main thread\n");
+  Launch launch{&program, program_name};
+  for (const std::string& argument : arguments) launch.arguments += " " + argument;
+  return session.run([&launch] {
+    main_thread(&launch);
     return 70;
-  }
-  pthread_join(thread, nullptr);
-  return 70;
+  });
 }
 
 } // namespace kiln::hos

@@ -6,5 +6,5 @@ set(kiln_switch_ipc_sources ipc/hipc.cpp ipc/session.cpp ipc/service.cpp)
 set(kiln_switch_service_sources services/sm.cpp services/set.cpp services/small_services.cpp services/lm.cpp services/time.cpp services/applet.cpp
     services/nvdrv.cpp services/vi.cpp services/hid.cpp
     services/fs/host_filesystem.cpp services/fs/storage.cpp services/fs/fsp_srv.cpp services/title_config.cpp
-    services/audio/audout.cpp)
-set(kiln_switch_process_sources process.cpp)
+    services/audio/audout.cpp services/audio/audren.cpp)
+set(kiln_switch_process_sources process.cpp host_session.cpp)

@@ -207,6 +207,7 @@ Result Kernel::connect_to_named_port(const std::string& name, uint32_t* handle) 
 }
 
 void Kernel::stop(int status) {
+  if (stop_hook_) stop_hook_(status);
   std::fflush(nullptr);
   _exit(status);
 }

@@ -116,8 +116,11 @@ public:
   void register_named_port(const std::string& name, PortConnector connect);
   Result connect_to_named_port(const std::string& name, uint32_t* handle);
 
-  /// Stops the process: flushes output and exits the host process with `status` (never returns).
+  /// Stops the process: runs the stop hook, flushes output and exits the host process with `status` (never
+  /// returns).
   [[noreturn]] void stop(int status);
+  /// Runs first in stop() (the host shell closes its window there); set before the guest starts.
+  void set_stop_hook(std::function<void(int status)> hook) { stop_hook_ = std::move(hook); }
   /// Reports a problem once per key (stderr through kiln's log).
   void report_once(const std::string& key, const std::string& message);
 
@@ -146,6 +149,7 @@ private:
   std::map<std::string, PortConnector> named_ports_;
   std::set<std::string> reported_;
   std::mutex report_lock_;
+  std::function<void(int)> stop_hook_;
   uint64_t random_entropy_[4] = {};
   uint64_t next_tls_page_ = 0;
   uint64_t tls_slots_used_ = 0;

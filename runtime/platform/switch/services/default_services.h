@@ -15,7 +15,7 @@ void register_nvdrv(ServiceRegistry& registry); ///< nvdrv, nvdrv:a
 void register_vi(ServiceRegistry& registry);    ///< vi:u, vi:s, vi:m
 void register_hid(ServiceRegistry& registry);   ///< hid
 void register_file_system(ServiceRegistry& registry, const fs::FileSystemConfig& config);  ///< fsp-srv (fs/fsp_srv.cpp)
-void register_audio_out(ServiceRegistry& registry, const AudioSettings& settings);       ///< audout:u (audio/audout.cpp)
+void register_audio_out(ServiceRegistry& registry, const AudioSettings& settings);       ///< audout:u alone (audio/audout.cpp)
 
 /// Every service above.
 void register_default_services(ServiceRegistry& registry, const SystemSettings& settings);

@@ -1,6 +1,7 @@
 // apm (performance modes and configurations), csrng (host random bytes).
 #include <sys/random.h>
 
+#include "runtime/platform/switch/services/audio/audio_destination.h"
 #include "runtime/platform/switch/services/default_services.h"
 
 namespace kiln::hos {
@@ -99,7 +100,9 @@ void register_default_services(ServiceRegistry& registry, const SystemSettings& 
   register_vi(registry);
   register_hid(registry);
   register_file_system(registry, settings.file_systems);
-  register_audio_out(registry, settings.audio);
+  auto audio = std::make_shared<AudioDestination>(settings.audio); // audout and audren play into one stream
+  register_audio_out(registry, audio);
+  register_audio_renderer(registry, audio);
 }
 
 } // namespace kiln::hos

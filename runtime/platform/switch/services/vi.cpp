@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -45,17 +46,7 @@ constexpr int32_t status_ok = 0, status_bad_value = -22, status_no_init = -19, s
 
 std::mutex sink_lock;
 FrameSink& sink() {
-  static FrameSink installed = [](const RgbaImage& frame, uint64_t number) {
-    const char* directory = std::getenv("KILN_FRAME_DIR");
-    if (!directory || !*directory) {
-      log::info("vi: frame {} presented ({}x{}); set KILN_FRAME_DIR to write it as PNG", number, frame.width, frame.height);
-      return;
-    }
-    std::filesystem::create_directories(directory);
-    const std::filesystem::path path = std::filesystem::path(directory) / fmt::format("frame_{}.png", number);
-    write_png(path, frame);
-    log::info("vi: frame {} ({}x{}) -> {}", number, frame.width, frame.height, path.string());
-  };
+  static FrameSink installed = write_frame_file;
   return installed;
 }
 
@@ -276,6 +267,15 @@ const char* transaction_name(uint32_t code) {
 
 // ---- the display: layers, their queues, the vsync event ---------------------------------------------------
 
+constexpr std::chrono::microseconds vsync_period(16667);
+std::mutex host_vblank_lock;
+std::chrono::steady_clock::time_point host_vblank_at; ///< the host frame clock's latest vertical blank
+std::chrono::steady_clock::time_point last_host_vblank() {
+  std::lock_guard guard(host_vblank_lock);
+  return host_vblank_at;
+}
+
+
 class Display {
 public:
   /// A new layer with its buffer queue; the layer id and its binder id are the same number.
@@ -299,19 +299,30 @@ public:
     return found == queues_.end() ? nullptr : found->second;
   }
 
-  /// The vsync event, signalled at 60 Hz by a host thread started at the first request.
+  /// The vsync event, signalled at 60 Hz by a host thread started at the first request; while the host's frame
+  /// clock reports vertical blanks (host_vblank), those signal it and the thread's ticks stay silent.
   std::shared_ptr<ReadableEvent> vsync_event(Kernel& kernel) {
-    vsync_clock_.start(std::chrono::microseconds(16667), [this, &kernel] { kernel.signal(*vsync_); });
+    kernel_ = &kernel;
+    vsync_clock_.start(vsync_period, [this, &kernel] {
+      if (std::chrono::steady_clock::now() - last_host_vblank() >= vsync_period) kernel.signal(*vsync_);
+    });
     return vsync_;
+  }
+  void host_vblank() {
+    if (Kernel* kernel = kernel_.load()) kernel->signal(*vsync_);
   }
 
 private:
   std::mutex lock_;
   std::shared_ptr<ReadableEvent> vsync_ = std::make_shared<ReadableEvent>();
+  std::atomic<Kernel*> kernel_{nullptr}; ///< set by the first vsync event request
   std::map<int32_t, std::shared_ptr<BufferQueue>> queues_;
   uint64_t next_layer_ = 1;
   PeriodicThread vsync_clock_; // last: stopped before the members its tick uses go
 };
+
+std::mutex displays_lock;
+std::vector<std::weak_ptr<Display>> displays; ///< every registry's display, for host_vblank
 
 /// The native window a layer's OpenLayer/CreateStrayLayer writes into the guest's B buffer: a parcel whose
 /// data holds magic 2, process id 1, the binder id at word 2, padding and the driver name "dispdrv".
@@ -691,14 +702,41 @@ private:
 
 } // namespace
 
+void write_frame_file(const RgbaImage& frame, uint64_t number) {
+  const char* directory = std::getenv("KILN_FRAME_DIR");
+  if (!directory || !*directory) {
+    log::info("vi: frame {} presented ({}x{}); set KILN_FRAME_DIR to write it as PNG", number, frame.width, frame.height);
+    return;
+  }
+  std::filesystem::create_directories(directory);
+  const std::filesystem::path path = std::filesystem::path(directory) / fmt::format("frame_{}.png", number);
+  write_png(path, frame);
+  log::info("vi: frame {} ({}x{}) -> {}", number, frame.width, frame.height, path.string());
+}
+
 void set_frame_sink(FrameSink new_sink) {
   std::lock_guard guard(sink_lock);
   sink() = std::move(new_sink);
 }
 
+void host_vblank() {
+  {
+    std::lock_guard guard(host_vblank_lock);
+    host_vblank_at = std::chrono::steady_clock::now();
+  }
+  std::lock_guard guard(displays_lock);
+  for (const std::weak_ptr<Display>& weak : displays)
+    if (const auto display = weak.lock()) display->host_vblank();
+}
+
 void register_vi(ServiceRegistry& registry) {
   // One display per registry (per process), shared by every vi session and the binder relay.
   auto display = std::make_shared<Display>();
+  {
+    std::lock_guard guard(displays_lock);
+    std::erase_if(displays, [](const std::weak_ptr<Display>& weak) { return weak.expired(); });
+    displays.push_back(display);
+  }
   for (const char* name : {"vi:u", "vi:s", "vi:m"})
     registry.add(name, [name, display] { return std::make_shared<DisplayRootService>(name, display); });
   registry.add_interface("vi:IApplicationDisplayService", [display] { return std::make_shared<ApplicationDisplayService>(display); });

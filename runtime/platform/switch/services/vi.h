@@ -1,5 +1,6 @@
 #pragma once
-// Where vi's queued frames go: a process-wide sink (PNG files when headless; a test's own).
+// Where vi's queued frames go: a process-wide sink (PNG files when headless; a test's own), and the host frame
+// clock's vertical blanks that pace vi's vsync event in a window.
 #include <functional>
 #include <memory>
 
@@ -9,8 +10,12 @@ namespace kiln::hos {
 
 /// Receives every frame a layer's buffer queue presents, in queue order, as RGBA8 rows top to bottom.
 using FrameSink = std::function<void(const RgbaImage& frame, uint64_t frame_number)>;
-/// Replaces the sink; the default writes `$KILN_FRAME_DIR/frame_N.png` when that variable is set and otherwise
-/// only counts frames (a line in the log names each).
+/// The headless sink: `$KILN_FRAME_DIR/frame_N.png` when that variable is set, otherwise a line in the log.
+void write_frame_file(const RgbaImage& frame, uint64_t frame_number);
+/// Replaces the sink (the default is write_frame_file).
 void set_frame_sink(FrameSink sink);
+/// A vertical blank of the host's frame clock (the host session reports each one it presents a frame at): every
+/// display's vsync event is signalled now, and vi's own 60 Hz clock stays silent for a period after it.
+void host_vblank();
 
 } // namespace kiln::hos

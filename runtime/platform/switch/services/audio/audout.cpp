@@ -16,8 +16,8 @@
 
 #include "runtime/base/error.h"
 #include "runtime/base/log.h"
-#include "runtime/base/wav_file.h"
 #include "runtime/core/guest_memory.h"
+#include "runtime/platform/switch/services/audio/audio_destination.h"
 #include "runtime/platform/switch/services/default_services.h"
 
 namespace kiln::hos {
@@ -29,38 +29,11 @@ constexpr Result device_not_found = make_result(audio_module, 1);
 constexpr Result unsupported_sample_rate = make_result(audio_module, 3);
 constexpr Result buffer_ring_full = make_result(audio_module, 8);
 constexpr Result invalid_address_info = make_result(audio_module, 42);
-constexpr uint32_t sample_rate = 48000, channel_count = 2, sample_format_pcm16 = 2;
+constexpr uint32_t sample_rate = audio_device_rate, channel_count = audio_device_channels, sample_format_pcm16 = 2;
 constexpr uint32_t state_started = 0, state_stopped = 1;
 constexpr size_t max_appended_buffers = 32; ///< kiln's ring size
 constexpr char device_name[] = "DeviceOut";
 constexpr size_t device_name_size = 0x100;
-
-/// Where the samples of every IAudioOut go, in the order they play.
-class AudioDestination {
-public:
-  explicit AudioDestination(AudioSettings settings) : settings_(std::move(settings)) {}
-  void play(std::span<const int16_t> samples) {
-    std::lock_guard lock(lock_);
-    if (settings_.host_queue) {
-      settings_.host_queue(samples.data(), samples.size() / channel_count, sample_rate, channel_count);
-      return;
-    }
-    if (failed_) return;
-    try {
-      if (!wav_) wav_.emplace(settings_.wav_path, sample_rate, channel_count);
-      wav_->append(samples);
-    } catch (const Error& e) {
-      log::error("audout: {}; the audio is dropped", e.what());
-      failed_ = true;
-    }
-  }
-
-private:
-  AudioSettings settings_;
-  std::mutex lock_;
-  std::optional<WavStream> wav_;
-  bool failed_ = false;
-};
 
 /// AudioOutBuffer as the guest fills it: next (unused), sample buffer address, its size, data size, data offset.
 struct AudioOutBuffer {
@@ -269,8 +242,27 @@ private:
 
 } // namespace
 
+void AudioDestination::play(std::span<const int16_t> samples) {
+  std::lock_guard lock(lock_);
+  if (settings_.host_queue) {
+    settings_.host_queue(samples.data(), samples.size() / audio_device_channels, audio_device_rate, audio_device_channels);
+    return;
+  }
+  if (failed_) return;
+  try {
+    if (!wav_) wav_.emplace(settings_.wav_path, audio_device_rate, audio_device_channels);
+    wav_->append(samples);
+  } catch (const Error& e) {
+    log::error("audio: {}; the audio is dropped", e.what());
+    failed_ = true;
+  }
+}
+
 void register_audio_out(ServiceRegistry& registry, const AudioSettings& settings) {
-  auto destination = std::make_shared<AudioDestination>(settings);
+  register_audio_out(registry, std::make_shared<AudioDestination>(settings));
+}
+
+void register_audio_out(ServiceRegistry& registry, std::shared_ptr<AudioDestination> destination) {
   registry.add("audout:u", [destination] { return std::make_shared<AudioOutManager>(destination); });
   registry.add_interface("audout:IAudioOut", [destination] { return std::make_shared<AudioOut>(nullptr, destination); });
 }

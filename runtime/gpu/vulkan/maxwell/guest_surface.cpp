@@ -158,17 +158,7 @@ void GuestSurface::record_upload(const maxwell::AddressSpace& memory, vk::Comman
 
   image_barrier(commands, image(), aspects(), vk::ImageLayout::eUndefined, vk::ImageLayout::eTransferDstOptimal,
                 vk::PipelineStageFlagBits2::eNone, {}, vk::PipelineStageFlagBits2::eCopy, vk::AccessFlagBits2::eTransferWrite);
-  const vk::Extent3D extent(key_.width_texels, key_.height, 1);
-  std::vector<vk::BufferImageCopy> regions;
-  if (!depth_) {
-    regions.emplace_back(0, 0, 0, vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eColor, 0, 0, 1), vk::Offset3D{}, extent);
-  } else {
-    regions.emplace_back(0, 0, 0, vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eDepth, 0, 0, 1), vk::Offset3D{}, extent);
-    if (has_stencil()) {
-      regions.emplace_back(uint64_t{key_.width_texels} * key_.height * 4, 0, 0,
-                           vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eStencil, 0, 0, 1), vk::Offset3D{}, extent);
-    }
-  }
+  const std::vector<vk::BufferImageCopy> regions = copy_regions();
   commands.copyBufferToImage(*staging.buffer, image(), vk::ImageLayout::eTransferDstOptimal, regions);
   const vk::PipelineStageFlags2 stages = key_.depth ? vk::PipelineStageFlagBits2::eEarlyFragmentTests | vk::PipelineStageFlagBits2::eLateFragmentTests
                                                     : vk::PipelineStageFlagBits2::eColorAttachmentOutput;
@@ -178,6 +168,21 @@ void GuestSurface::record_upload(const maxwell::AddressSpace& memory, vk::Comman
                 vk::AccessFlagBits2::eTransferWrite, stages, access);
 }
 
+std::vector<vk::BufferImageCopy> GuestSurface::copy_regions() const {
+  const vk::Extent3D extent(key_.width_texels, key_.height, 1);
+  std::vector<vk::BufferImageCopy> regions;
+  if (!depth_) {
+    regions.emplace_back(0, 0, 0, vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eColor, 0, 0, 1), vk::Offset3D{}, extent);
+  } else {
+    regions.emplace_back(0, 0, 0, vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eDepth, 0, 0, 1), vk::Offset3D{}, extent);
+    if (has_stencil()) { // stencil bytes follow the 32-bit depth words in the staging buffer
+      regions.emplace_back(uint64_t{key_.width_texels} * key_.height * 4, 0, 0,
+                           vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eStencil, 0, 0, 1), vk::Offset3D{}, extent);
+    }
+  }
+  return regions;
+}
+
 void GuestSurface::record_readback(vk::CommandBuffer commands, const Buffer& readback) {
   const vk::PipelineStageFlags2 stages = key_.depth ? vk::PipelineStageFlagBits2::eEarlyFragmentTests | vk::PipelineStageFlagBits2::eLateFragmentTests
                                                     : vk::PipelineStageFlagBits2::eColorAttachmentOutput;
@@ -185,17 +190,7 @@ void GuestSurface::record_readback(vk::CommandBuffer commands, const Buffer& rea
                                              : vk::AccessFlagBits2::eColorAttachmentRead | vk::AccessFlagBits2::eColorAttachmentWrite;
   image_barrier(commands, image(), aspects(), attachment_layout(), vk::ImageLayout::eTransferSrcOptimal, stages, access,
                 vk::PipelineStageFlagBits2::eCopy, vk::AccessFlagBits2::eTransferRead);
-  const vk::Extent3D extent(key_.width_texels, key_.height, 1);
-  std::vector<vk::BufferImageCopy> regions;
-  if (!depth_) {
-    regions.emplace_back(0, 0, 0, vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eColor, 0, 0, 1), vk::Offset3D{}, extent);
-  } else {
-    regions.emplace_back(0, 0, 0, vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eDepth, 0, 0, 1), vk::Offset3D{}, extent);
-    if (has_stencil()) {
-      regions.emplace_back(uint64_t{key_.width_texels} * key_.height * 4, 0, 0,
-                           vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eStencil, 0, 0, 1), vk::Offset3D{}, extent);
-    }
-  }
+  const std::vector<vk::BufferImageCopy> regions = copy_regions();
   commands.copyImageToBuffer(image(), vk::ImageLayout::eTransferSrcOptimal, *readback.buffer, regions);
   image_barrier(commands, image(), aspects(), vk::ImageLayout::eTransferSrcOptimal, attachment_layout(), vk::PipelineStageFlagBits2::eCopy,
                 vk::AccessFlagBits2::eTransferRead, stages, access);

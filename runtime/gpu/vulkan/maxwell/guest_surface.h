@@ -59,6 +59,8 @@ public:
   RgbaImage read_rgba8(const maxwell::AddressSpace& memory) const;
 
 private:
+  /// The staging buffer <-> image copies: colour, or depth (and stencil after it).
+  std::vector<vk::BufferImageCopy> copy_regions() const;
   struct Key : SurfaceKey {
     uint32_t width_texels = 0;
   };

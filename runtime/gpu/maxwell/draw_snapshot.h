@@ -28,6 +28,19 @@ struct VertexStream {
   friend bool operator==(const VertexStream&, const VertexStream&) = default;
 };
 
+/// One SET_VERTEX_ATTRIBUTE_A word, decoded (the size and type codes are the class's COMPONENT_BIT_WIDTHS and
+/// NUMERICAL_TYPE enumerations; a backend maps them to its formats).
+struct VertexAttribute {
+  uint32_t stream = 0;
+  bool constant = false;     ///< SOURCE_INACTIVE: reads (0, 0, 0, 1)
+  uint32_t offset = 0;
+  uint32_t size = 0;         ///< COMPONENT_BIT_WIDTHS
+  uint32_t type = 0;         ///< NUMERICAL_TYPE (1 SNORM .. 7 FLOAT)
+  bool swap_r_and_b = false;
+  friend bool operator==(const VertexAttribute&, const VertexAttribute&) = default;
+};
+VertexAttribute decode_vertex_attribute(uint32_t word);
+
 struct ShaderProgram {
   bool enabled = false;
   uint32_t type = 0;          ///< SET_PIPELINE_SHADER_TYPE
@@ -84,7 +97,7 @@ struct DrawSnapshot {
   std::vector<uint32_t> inline_indices;
 
   std::array<VertexStream, vertex_stream_count> vertex_streams{};
-  std::array<uint32_t, vertex_attribute_count> vertex_attributes{};
+  std::array<VertexAttribute, vertex_attribute_count> vertex_attributes{};
   std::array<ShaderProgram, pipeline_slot_count> programs{};
   std::array<std::array<ConstantBufferBinding, constant_buffer_slots>, shader_stage_count> constant_buffers{};
   std::array<RenderTarget, color_target_count> color_targets{};

@@ -15,6 +15,17 @@ namespace kiln::maxwell {
 namespace m3d = class_b197;
 namespace f3d = class_b197::field;
 
+VertexAttribute decode_vertex_attribute(uint32_t word) {
+  VertexAttribute attribute;
+  attribute.stream = f3d::set_vertex_attribute_a_stream(word);
+  attribute.constant = f3d::set_vertex_attribute_a_source(word) == m3d::value::set_vertex_attribute_a_source_inactive;
+  attribute.offset = f3d::set_vertex_attribute_a_offset(word);
+  attribute.size = f3d::set_vertex_attribute_a_component_bit_widths(word);
+  attribute.type = f3d::set_vertex_attribute_a_numerical_type(word);
+  attribute.swap_r_and_b = f3d::set_vertex_attribute_a_swap_r_and_b(word) != 0;
+  return attribute;
+}
+
 bool Engine3D::render_enabled() const {
   switch (f3d::set_render_enable_override_mode(reg(m3d::set_render_enable_override))) {
   case 1: return true;  // ALWAYS_RENDER
@@ -121,7 +132,7 @@ std::shared_ptr<DrawSnapshot> Engine3D::build_snapshot(const DrawSnapshot* previ
     stream.per_instance = f3d::set_vertex_stream_instance_a_is_instanced(instanced) != 0;
   }
   for (uint32_t i = 0; i < vertex_attribute_count; ++i) {
-    draw->vertex_attributes[i] = reg(m3d::set_vertex_attribute_a[i]);
+    draw->vertex_attributes[i] = decode_vertex_attribute(reg(m3d::set_vertex_attribute_a[i]));
   }
   }
   const uint64_t program_region = address_pair(m3d::set_program_region_a);

@@ -14,7 +14,7 @@ namespace {
 
 /// SET_VERTEX_ATTRIBUTE_A for `size` and `type` (stream 0, offset 0).
 VertexAttribute attribute(uint32_t size, uint32_t type, bool swap = false) {
-  return decode_vertex_attribute((size << 21) | (type << 27) | (swap ? 1u << 31 : 0u));
+  return kiln::maxwell::decode_vertex_attribute((size << 21) | (type << 27) | (swap ? 1u << 31 : 0u));
 }
 
 std::array<float, 4> widen_floats(const VertexAttribute& a, const std::vector<uint8_t>& bytes) {

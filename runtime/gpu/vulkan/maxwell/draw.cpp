@@ -298,7 +298,7 @@ MaxwellRenderer::State::VertexBindings MaxwellRenderer::State::bind_vertex_input
   };
   for (uint32_t location = 0; location < maxwell::vertex_attribute_count; ++location) {
     if (vertex.vertex_inputs[location] == 0) continue;
-    const maxwell_formats::VertexAttribute attribute = maxwell_formats::decode_vertex_attribute(draw.vertex_attributes[location]);
+    const maxwell::VertexAttribute& attribute = draw.vertex_attributes[location];
     const maxwell::VertexStream& stream = draw.vertex_streams[attribute.stream % maxwell::vertex_stream_count];
     if (attribute.constant || !stream.enabled) {
       if (!defaults_binding) { // unbound inputs read (0, 0, 0, 1)

@@ -85,17 +85,6 @@ std::optional<DepthFormat> depth_format(uint32_t maxwell_format, vk::PhysicalDev
   }
 }
 
-VertexAttribute decode_vertex_attribute(uint32_t word) {
-  VertexAttribute attribute; // SET_VERTEX_ATTRIBUTE_A fields
-  attribute.stream = extract_bits(word, 0, 5);
-  attribute.constant = extract_bits(word, 6, 1) != 0;
-  attribute.offset = extract_bits(word, 7, 14);
-  attribute.size = extract_bits(word, 21, 6);
-  attribute.type = extract_bits(word, 27, 3);
-  attribute.swap_r_and_b = extract_bits(word, 31, 1) != 0;
-  return attribute;
-}
-
 namespace {
 
 /// Component bit widths from the least significant bit of the little-endian element, R first.

@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 
+#include "runtime/gpu/maxwell/draw_snapshot.h"
 #include "runtime/gpu/vulkan/vulkan.h"
 
 namespace kiln::vulkan::maxwell_formats {
@@ -31,16 +32,7 @@ struct DepthFormat {
 /// SET_ZT_FORMAT value -> host format, picked among what `device` supports as a depth attachment.
 std::optional<DepthFormat> depth_format(uint32_t maxwell_format, vk::PhysicalDevice device);
 
-/// One decoded SET_VERTEX_ATTRIBUTE_A word.
-struct VertexAttribute {
-  uint32_t stream = 0;
-  bool constant = false;     ///< SOURCE_INACTIVE: reads (0, 0, 0, 1)
-  uint32_t offset = 0;
-  uint32_t size = 0;         ///< COMPONENT_BIT_WIDTHS
-  uint32_t type = 0;         ///< NUMERICAL_TYPE (1 SNORM .. 7 FLOAT)
-  bool swap_r_and_b = false;
-};
-VertexAttribute decode_vertex_attribute(uint32_t word);
+using maxwell::VertexAttribute;
 
 /// Bytes of one element of the attribute's size code; 0 for unknown codes.
 uint32_t attribute_bytes(uint32_t size);

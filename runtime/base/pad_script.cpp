@@ -24,6 +24,7 @@ PadScriptText::PadScriptText(std::string_view text, std::string file, std::span<
     : file_(std::move(file)) {
   std::istringstream stream{std::string(text)};
   std::string text_line;
+  std::optional<unsigned> last_frame;
   for (unsigned number = 1; std::getline(stream, text_line); ++number) {
     if (const size_t hash = text_line.find('#'); hash != std::string::npos) text_line.resize(hash);
     PadScriptLine line{.number = number};
@@ -31,9 +32,8 @@ PadScriptText::PadScriptText(std::string_view text, std::string file, std::span<
     for (std::string word; words >> word;) line.words.push_back(word);
     if (line.words.empty()) continue;
     const std::string first = line.words.front();
-    const bool has_state = std::any_of(lines_.begin(), lines_.end(), [](const PadScriptLine& l) { return l.frame.has_value(); });
     if (std::find(settings.begin(), settings.end(), first) != settings.end()) {
-      if (has_state) fail(line, fmt::format("'{}' must come before the first state", first));
+      if (last_frame) fail(line, fmt::format("'{}' must come before the first state", first));
       lines_.push_back(std::move(line));
       continue;
     }
@@ -43,12 +43,8 @@ PadScriptText::PadScriptText(std::string_view text, std::string file, std::span<
       for (std::string_view setting : settings) known += fmt::format(" or '{}'", setting);
       fail(line, fmt::format("'{}' is not a frame number{}", first, known));
     }
-    for (auto previous = lines_.rbegin(); previous != lines_.rend(); ++previous)
-      if (previous->frame) {
-        if (frame <= *previous->frame) fail(line, fmt::format("frame {} does not come after frame {}", frame, *previous->frame));
-        break;
-      }
-    line.frame = frame;
+    if (last_frame && frame <= *last_frame) fail(line, fmt::format("frame {} does not come after frame {}", frame, *last_frame));
+    line.frame = last_frame = frame;
     line.words.erase(line.words.begin());
     lines_.push_back(std::move(line));
   }

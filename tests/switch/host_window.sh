@@ -9,8 +9,9 @@
 #     returns with it signalled, and vi's own 60 Hz clock is silent for 8 ms after); headless its own clock;
 #  5. the pad: xdotool's X (the host pad's east button) is A in hid's shared memory for npad No1;
 #  6. a bad host option is named.
-# With SAMPLE (the recompiled games/sample-switch) also: its audout tone in a window reaches the device as the
-# samples of its headless WAV, and its bad option is named too.
+# With SAMPLE (the recompiled games/sample-switch) also: its window (--hold, the stick held right by
+# --pad-script tests/switch/stick_right.pad in both runs) equals its headless frame_2.png, its audout tone in a
+# window reaches the device as the samples of its headless WAV, and its bad option is named too.
 # Validation layers on (synchronization checks too): any message fails. Usage:
 #   host_window.sh PROGRAM WINDOW_CHECKER WORK_DIR [SAMPLE]
 set -u
@@ -64,10 +65,19 @@ clean pad.log
 grep -q -- "--frames none: expected a whole number of at least 1" bad.log || fail "the bad option is not named"
 
 if [ -n "$sample" ]; then
-  "$sample" > sample-headless.log 2>&1 || fail "the sample's headless run"
+  mkdir -p sample-frames || fail "mkdir"
+  KILN_FRAME_DIR="$work/sample-frames" "$sample" --pad-script "$here/stick_right.pad" > sample-headless.log 2>&1 ||
+    fail "the sample's headless run"
+  "$sample" --window --hold --mute --pad-script "$here/stick_right.pad" > sample-hold.log 2>&1 &
+  pid=$!
+  wait_for sample-hold.log "holding the last frame"
+  sleep 0.3
+  xwd -silent -name "kiln: program" -out sample-held.xwd || fail "xwd of the sample"
+  "$window_checker" same sample-held.xwd sample-frames/frame_2.png 1 || fail "the sample's window is not its frame 2"
+  stop $pid sample-hold.log
   SDL_AUDIODRIVER=disk SDL_DISKAUDIOFILE="$work/tone.raw" "$sample" --window > sample-window.log 2>&1 || fail "the sample's window run"
   "$program" check-wav tone.raw kiln-audout.wav || fail "the device did not play the sample's tone"
   "$sample" --scale 0 > sample-bad.log 2>&1 && fail "the sample accepted --scale 0"
   grep -q -- "--scale 0: expected a whole number of at least 1" sample-bad.log || fail "the sample did not name its bad option"
 fi
-echo "switch host_window: window = headless frame 2, the device plays audout's samples, X is hid's A, bad options named"
+echo "switch host_window: window = headless frame 2 (the sample's too), the device plays audout's samples, X is hid's A, bad options named"

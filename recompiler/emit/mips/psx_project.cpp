@@ -24,7 +24,7 @@ file(GLOB generated_sources CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/func
 set(runtime ${{KILN_SOURCE_DIR}}/runtime)
 add_library(kiln_psx_runtime STATIC
   ${{runtime}}/base/error.cpp ${{runtime}}/base/log.cpp ${{runtime}}/base/hash.cpp ${{runtime}}/base/file_writer.cpp ${{runtime}}/base/wav_file.cpp
-  ${{runtime}}/base/png_image.cpp ${{runtime}}/base/byte_reader.cpp
+  ${{runtime}}/base/png_image.cpp ${{runtime}}/base/byte_reader.cpp ${{runtime}}/base/pad_script.cpp
   ${{runtime}}/platform/psx/gte/registers.cpp ${{runtime}}/platform/psx/gte/commands.cpp ${{runtime}}/platform/psx/gte/division.cpp
   ${{runtime}}/gpu/psx/draw_state.cpp ${{runtime}}/gpu/psx/gp0_command.cpp ${{runtime}}/gpu/psx/texture.cpp
   ${{runtime}}/gpu/psx/rasterize_triangle.cpp ${{runtime}}/gpu/psx/rasterize_line.cpp ${{runtime}}/gpu/psx/rasterize_rectangle.cpp

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,8 +15,11 @@
 #include "runtime/core/guest_memory.h"
 #include "runtime/host/host_options.h"
 #include "runtime/platform/switch/host_session.h"
+#include "runtime/platform/switch/scripted_pad.h"
 #include "runtime/platform/switch/services/default_services.h"
+#include "runtime/platform/switch/services/hid.h"
 #include "runtime/platform/switch/services/title_config.h"
+#include "runtime/platform/switch/services/vi.h"
 
 namespace kiln::hos {
 
@@ -96,16 +101,18 @@ void load_segments(Kernel& kernel, const rt::ProgramInfo& p) {
   kernel.stop(result == 0 ? exit_status::exited : 1);
 }
 
-/// `--config FILE` (a title's kiln.toml, read for [switch.fs]) is the runtime's; the guest sees the rest.
-bool take_config_option(int& argc, char** argv, SystemSettings& settings) {
+/// Takes the runtime's own `NAME VALUE` options out of argv (the guest sees the rest), giving each value to
+/// `use`; false (the error logged) when one lacks its value or `use` throws.
+bool take_runtime_option(int& argc, char** argv, const char* name, const char* value_is,
+                         const std::function<void(const std::string&)>& use) {
   for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--config") != 0) continue;
+    if (std::strcmp(argv[i], name) != 0) continue;
     if (i + 1 >= argc) {
-      log::error("--config needs a value (a kiln.toml)");
+      log::error("{} needs a value ({})", name, value_is);
       return false;
     }
     try {
-      load_title_config(argv[i + 1], settings);
+      use(argv[i + 1]);
     } catch (const Error& e) {
       log::error("{}", e.what());
       return false;
@@ -125,7 +132,14 @@ int run(const rt::ProgramInfo& program, int argc, char** argv, char**) {
   rt::set_function_table(program.entries, program.entry_count);
   auto registry = std::make_shared<ServiceRegistry>();
   SystemSettings settings;
-  if (!take_config_option(argc, argv, settings)) return 64;
+  // `--config FILE` (a title's kiln.toml, read for [switch.fs] and [switch.audio]); `--pad-script FILE` (hid's
+  // pad plays the script, scripted_pad.h, instead of the host's pad).
+  std::shared_ptr<const ScriptedPad> pad_script; // shared with hid's sampling thread, which may outlive run()
+  if (!take_runtime_option(argc, argv, "--config", "a kiln.toml", [&](const std::string& path) { load_title_config(path, settings); }) ||
+      !take_runtime_option(argc, argv, "--pad-script", "a pad script", [&](const std::string& path) {
+        pad_script = std::make_shared<const ScriptedPad>(ScriptedPad::from_file(path));
+      }))
+    return 64;
   // The host shell's options (--window, --frames N, --capture DIR ...: docs/host.md) are the runtime's too.
   std::vector<std::string> arguments(argv + std::min(argc, 1), argv + argc);
   host::HostOptions host_options;
@@ -139,6 +153,7 @@ int run(const rt::ProgramInfo& program, int argc, char** argv, char**) {
   HostSession session(host_options, "kiln: " + program_name.substr(program_name.find_last_of('/') + 1),
                       [] { kernel.stop(exit_status::exited); });
   session.connect(settings);
+  if (pad_script) set_pad_source([pad_script] { return pad_script->state(presented_frames()); });
   kernel.set_stop_hook([&session](int) { session.end(); });
   register_default_services(*registry, settings);
   install_service_manager(kernel, registry);

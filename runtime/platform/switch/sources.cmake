@@ -7,4 +7,4 @@ set(kiln_switch_service_sources services/sm.cpp services/set.cpp services/small_
     services/nvdrv.cpp services/vi.cpp services/hid.cpp
     services/fs/host_filesystem.cpp services/fs/storage.cpp services/fs/fsp_srv.cpp services/title_config.cpp
     services/audio/audout.cpp services/audio/audren.cpp)
-set(kiln_switch_process_sources process.cpp host_session.cpp)
+set(kiln_switch_process_sources process.cpp host_session.cpp scripted_pad.cpp)

@@ -2,13 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
-#include <charconv>
-#include <sstream>
-#include <utility>
 
-#include "runtime/base/error.h"
-#include "runtime/base/file_writer.h"
+#include "runtime/base/pad_script.h"
 
 namespace kiln::psx {
 namespace {
@@ -20,73 +17,44 @@ constexpr std::array<std::pair<std::string_view, uint16_t>, 16> button_names{{
     {"triangle", pad_button::triangle}, {"circle", pad_button::circle}, {"cross", pad_button::cross},
     {"square", pad_button::square}}};
 
-bool parse_number(std::string_view text, unsigned& out) {
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc() && end == text.data() + text.size();
-}
+constexpr std::string_view settings[] = {"type"};
 
 } // namespace
 
-ScriptedPad::ScriptedPad(std::string_view text, const std::string& file) {
-  std::istringstream lines{std::string(text)};
-  std::string line;
-  for (unsigned number = 1; std::getline(lines, line); ++number) {
-    auto fail = [&](const std::string& what) { throw Error(in_file(file), fmt::format("line {}: {}", number, what)); };
-    if (const size_t hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    std::istringstream words(line);
-    std::string first;
-    if (!(words >> first)) continue;
-    if (first == "type") {
-      std::string kind;
-      words >> kind;
-      if (!steps_.empty()) fail("'type' must come before the first state");
+ScriptedPad::ScriptedPad(const PadScriptText& script) {
+  for (const PadScriptLine& line : script.lines()) {
+    if (!line.frame) { // the only setting: type
+      const std::string kind = line.words.size() > 1 ? line.words[1] : "";
       if (kind == "digital") kind_ = PadKind::digital;
       else if (kind == "dualshock") kind_ = PadKind::dualshock;
-      else fail(fmt::format("unknown pad type '{}' (known: digital, dualshock)", kind));
+      else script.fail(line, fmt::format("unknown pad type '{}' (known: digital, dualshock)", kind));
       continue;
     }
-    Step step{};
-    if (!parse_number(first, step.frame)) fail(fmt::format("'{}' is not a frame number or 'type'", first));
-    if (!steps_.empty() && step.frame <= steps_.back().frame)
-      fail(fmt::format("frame {} does not come after frame {}", step.frame, steps_.back().frame));
-    for (std::string word; words >> word;) {
+    PadInput input;
+    for (const std::string& word : line.words) {
       if (word == "analog") {
-        step.input.analog_button = true;
+        input.analog_button = true;
         continue;
       }
-      if (const size_t eq = word.find('='); eq != std::string::npos) {
-        const std::string axis = word.substr(0, eq);
-        unsigned value = 0;
-        if (!parse_number(std::string_view(word).substr(eq + 1), value) || value > 255)
-          fail(fmt::format("'{}': an axis takes 0..255", word));
-        uint8_t* target = axis == "lx" ? &step.input.left_x : axis == "ly" ? &step.input.left_y
-                        : axis == "rx" ? &step.input.right_x : axis == "ry" ? &step.input.right_y : nullptr;
-        if (!target) fail(fmt::format("unknown axis '{}' (known: lx ly rx ry)", axis));
-        *target = static_cast<uint8_t>(value);
+      if (const auto axis = script.axis(line, word, 0, 255)) {
+        uint8_t* target = axis->name == "lx" ? &input.left_x : axis->name == "ly" ? &input.left_y
+                        : axis->name == "rx" ? &input.right_x : axis->name == "ry" ? &input.right_y : nullptr;
+        if (!target) script.fail(line, fmt::format("unknown axis '{}' (known: lx ly rx ry)", axis->name));
+        *target = static_cast<uint8_t>(axis->value);
         continue;
       }
-      bool found = false;
-      for (const auto& [name, bit] : button_names)
-        if (word == name) {
-          step.input.pressed |= bit;
-          found = true;
-        }
-      if (!found) fail(fmt::format("unknown button '{}'", word));
+      const auto button = std::find_if(button_names.begin(), button_names.end(), [&](const auto& b) { return b.first == word; });
+      if (button == button_names.end()) script.fail(line, fmt::format("unknown button '{}'", word));
+      input.pressed |= button->second;
     }
-    steps_.push_back(step);
+    steps_.emplace_back(*line.frame, input);
   }
 }
 
-ScriptedPad ScriptedPad::from_file(const std::string& path) {
-  const std::vector<uint8_t> bytes = read_file(path);
-  return ScriptedPad(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path);
-}
+ScriptedPad::ScriptedPad(std::string_view text, const std::string& file) : ScriptedPad(PadScriptText(text, file, settings)) {}
 
-PadInput ScriptedPad::poll(unsigned frame) {
-  PadInput input;
-  for (const Step& s : steps_)
-    if (s.frame <= frame) input = s.input;
-  return input;
-}
+ScriptedPad ScriptedPad::from_file(const std::string& path) { return ScriptedPad(PadScriptText::from_file(path, settings)); }
+
+PadInput ScriptedPad::poll(unsigned frame) { return pad_script_state_at(steps_, frame, PadInput{}); }
 
 } // namespace kiln::psx

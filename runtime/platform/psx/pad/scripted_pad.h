@@ -1,5 +1,6 @@
 #pragma once
-// A PadSource that plays a script, for headless runs and tests. The script is text, one state per line:
+// A PadSource that plays a script, for headless runs and tests. The script is text in the format every
+// platform's --pad-script shares (runtime/base/pad_script.h), one state per line:
 //
 //   # comments and blank lines are ignored
 //   type dualshock            optional, before the first state: digital (default) or dualshock
@@ -12,9 +13,14 @@
 // button `analog`, and axes lx ly rx ry = 0..255 (unnamed axes are centred, 128).
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "runtime/platform/psx/pad/pad_source.h"
+
+namespace kiln {
+class PadScriptText;
+}
 
 namespace kiln::psx {
 
@@ -23,17 +29,14 @@ public:
   /// Parses `text`; throws kiln::Error naming `file` and the line of anything it does not understand.
   ScriptedPad(std::string_view text, const std::string& file);
   static ScriptedPad from_file(const std::string& path);
+  explicit ScriptedPad(const PadScriptText& script);
 
   PadInput poll(unsigned frame) override;
   PadKind kind() const { return kind_; }
 
 private:
-  struct Step {
-    unsigned frame;
-    PadInput input;
-  };
   PadKind kind_ = PadKind::digital;
-  std::vector<Step> steps_;
+  std::vector<std::pair<unsigned, PadInput>> steps_; ///< each state from its frame on
 };
 
 } // namespace kiln::psx

@@ -126,13 +126,16 @@ public:
     std::lock_guard guard(lock_);
     ids_ = std::move(ids);
   }
-  /// ActivateNpad*: the sampling thread starts (once).
+  /// Activate*: one sample now (the console's hid samples all along, so a title that reads its lifo right after
+  /// activating finds a state), and the sampling thread starts (once).
   void activate() {
-    sampling_clock_.start(sample_period, [this] {
+    const auto take_sample = [this] {
       const host::PadState pad = sample_pad();
       std::lock_guard guard(lock_);
       sample(pad, ++sampling_number_);
-    });
+    };
+    take_sample();
+    sampling_clock_.start(sample_period, take_sample);
   }
 
 private:

@@ -50,10 +50,12 @@ FrameSink& sink() {
   return installed;
 }
 
+std::atomic<uint64_t> frames_presented{0};
+
 void present(const RgbaImage& frame) {
-  static uint64_t frames = 0;
   std::lock_guard guard(sink_lock);
-  sink()(frame, frames++);
+  sink()(frame, frames_presented.load());
+  ++frames_presented; // counted once the sink has it: a pad script's next state starts with the next frame
 }
 
 // ---- parcels -------------------------------------------------------------------------------------------------
@@ -713,6 +715,8 @@ void write_frame_file(const RgbaImage& frame, uint64_t number) {
   write_png(path, frame);
   log::info("vi: frame {} ({}x{}) -> {}", number, frame.width, frame.height, path.string());
 }
+
+uint64_t presented_frames() { return frames_presented.load(); }
 
 void set_frame_sink(FrameSink new_sink) {
   std::lock_guard guard(sink_lock);

@@ -14,6 +14,8 @@ using FrameSink = std::function<void(const RgbaImage& frame, uint64_t frame_numb
 void write_frame_file(const RgbaImage& frame, uint64_t frame_number);
 /// Replaces the sink (the default is write_frame_file).
 void set_frame_sink(FrameSink sink);
+/// How many frames vi has given to the sink so far (a pad script's frame number).
+uint64_t presented_frames();
 /// A vertical blank of the host's frame clock (the host session reports each one it presents a frame at): every
 /// display's vsync event is signalled now, and vi's own 60 Hz clock stays silent for a period after it.
 void host_vblank();

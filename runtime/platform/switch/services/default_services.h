@@ -11,6 +11,7 @@ void register_psm(ServiceRegistry& registry);                                   
 void register_csrng(ServiceRegistry& registry);                                             ///< csrng
 void register_lm(ServiceRegistry& registry);                                                ///< lm
 void register_time(ServiceRegistry& registry);                                              ///< time:u, time:a, time:s
+void register_shared_font(ServiceRegistry& registry, const std::string& font_folder);    ///< pl:u (shared_font.cpp)
 void register_nifm(ServiceRegistry& registry);                                              ///< nifm:u, nifm:s, nifm:a (offline)
 void register_applet_services(ServiceRegistry& registry, const SystemSettings& settings);  ///< appletOE, appletAE
 void register_nvdrv(ServiceRegistry& registry); ///< nvdrv, nvdrv:a

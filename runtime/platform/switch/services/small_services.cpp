@@ -163,6 +163,7 @@ void register_default_services(ServiceRegistry& registry, const SystemSettings& 
   register_lm(registry);
   register_time(registry);
   register_nifm(registry);
+  register_shared_font(registry, settings.font_folder);
   register_applet_services(registry, settings);
   register_nvdrv(registry);
   register_vi(registry);

@@ -184,3 +184,106 @@ TEST_CASE("appletOE: the application proxy's start-up interfaces") {
 }
 
 } // namespace
+
+namespace {
+
+// switchbrew "PTM services", psm: GetBatteryChargePercentage (0) u32, GetChargerType (1) u32 ChargerType (1 =
+// EnoughPower, the official charger), OpenSession (7) IPsmSession, GetBatteryVoltageState (12, 3 = Good),
+// GetRawBatteryChargePercentage (13) double, IsEnoughPowerSupplied (14) bool, GetBatteryAgePercentage (15).
+TEST_CASE("psm: a full battery on the official charger") {
+  Fixture f;
+  const uint32_t psm = f.open_service(0x6d7370); // "psm"
+  REQUIRE(psm != 0);
+  CHECK(f.call(psm, 0) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x20) == 100);
+  CHECK(f.call(psm, 1) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x20) == 1);
+  CHECK(f.call(psm, 12) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x20) == 3);
+  CHECK(f.call(psm, 13) == 0);
+  CHECK(peek<double>(f.tls + 0x20) == 100.0);
+  CHECK(f.call(psm, 14) == 0);
+  CHECK(peek<uint8_t>(f.tls + 0x20) == 1);
+  CHECK(f.call(psm, 15) == 0);
+  CHECK(peek<double>(f.tls + 0x20) == 100.0);
+  CHECK(f.call(psm, 7) == 0); // OpenSession
+  const uint32_t session = f.word(3);
+  CHECK(f.call(session, 0) == 0); // BindStateChangeEvent: one copy handle (descriptor bits 1-4 = 1)
+  CHECK(f.word(2) == 0x2);
+  const auto event = f.g.kernel.lookup_as<hos::ReadableEvent>(f.word(3));
+  REQUIRE(event);
+  CHECK_FALSE(event->signaled);
+  CHECK(f.call(session, 2, {1}) == 0); // SetChargerTypeChangeEventEnabled(true)
+  CHECK(f.call(session, 1) == 0);      // UnbindStateChangeEvent
+}
+
+// switchbrew "Network Interface services": IStaticService CreateGeneralServiceOld (4) / CreateGeneralService
+// (5, PID and a u64); IGeneralService GetClientId (1, a ClientId u32 into a type-0x1A C buffer), CreateRequest
+// (4, s32 RequirementPreset), GetCurrentIpAddress (12), IsAnyInternetRequestAccepted (21, the ClientId in a
+// type-0x19 X buffer, a bool out); IRequest GetRequestState (0, RequestState 1 = Free: not submitted or error),
+// GetResult (1), GetSystemEventReadableHandles (2, two handles), Cancel (3), Submit (4),
+// SetConnectionConfirmationOption (11). Offline, the result is 2110-3127: module 110 | 3127 << 9 = 0x186e6e.
+TEST_CASE("nifm: requests to bring the network up fail, kiln is offline") {
+  Fixture f;
+  const uint32_t nifm = f.open_service(0x753a6d66696e); // "nifm:u"
+  REQUIRE(nifm != 0);
+  CHECK(f.call(nifm, 4) == 0); // CreateGeneralServiceOld
+  CHECK(f.request(nifm, 5, {0, 0}, {}, {}, {}, true) == 0); // CreateGeneralService: the PID flag, u64 reserved
+  const uint32_t general = f.word(3);
+  // GetClientId: raw 8 words, C flags 2 (one descriptor after the raw data, at 0x28): buffer_at, 4 bytes.
+  std::memset(rt::host_pointer(buffer_at), 0, 4);
+  f.message({0x00000004, 0x00000808, 0, 0, 0x49434653, 0, 1, 0, 0, 0, 0x00102000, 0x00040071});
+  REQUIRE(f.send(general) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x18) == 0);
+  CHECK(peek<uint32_t>(buffer_at) != 0);
+  CHECK(f.call(general, 12) == 0x186e6e); // GetCurrentIpAddress: no address while offline
+  CHECK(f.request(general, 21, {}, {{buffer_at, 4}}) == 0);
+  CHECK(peek<uint8_t>(f.tls + 0x20) == 0); // no internet request accepted
+  CHECK(f.call(general, 4, {2}) == 0);     // CreateRequest(preset 2)
+  const uint32_t request = f.word(3);
+  CHECK(f.call(request, 0) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x20) == 1);
+  CHECK(f.call(request, 1) == 0); // nothing has failed before a Submit
+  CHECK(f.call(request, 2) == 0); // two copy handles: descriptor bits 1-4 = 2
+  CHECK(f.word(2) == 0x4);
+  const auto state_changed = f.g.kernel.lookup_as<hos::ReadableEvent>(f.word(3));
+  REQUIRE(state_changed);
+  REQUIRE(f.g.kernel.lookup_as<hos::ReadableEvent>(f.word(4)));
+  CHECK_FALSE(state_changed->signaled);
+  CHECK(f.call(request, 11, {1}) == 0); // SetConnectionConfirmationOption
+  CHECK(f.call(request, 4) == 0);       // Submit
+  CHECK(state_changed->signaled);
+  CHECK(f.call(request, 0) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x20) == 1); // Free again: the request ended with an error
+  CHECK(f.call(request, 1) == 0x186e6e);
+  CHECK(f.call(request, 3) == 0); // Cancel
+  CHECK_FALSE(state_changed->signaled);
+  for (uint64_t name : {0x733a6d66696eull, 0x613a6d66696eull}) CHECK(f.open_service(name) != 0); // nifm:s, nifm:a
+}
+
+// switchbrew "Applet Manager services", appletAE: OpenSystemAppletProxy (100: PID, u64 reserved, the process
+// handle), OpenLibraryAppletProxy (201: PID, the process handle, u64 reserved, an A buffer AppletAttribute of
+// 0x80 bytes); ILibraryAppletProxy and ISystemAppletProxy: GetCommonStateGetter (0), GetWindowController (2),
+// GetLibraryAppletCreator (11), GetDebugFunctions (1000), as IApplicationProxy; no IApplicationFunctions (20).
+TEST_CASE("appletAE: the library and system applet proxies give the application proxy's interfaces") {
+  Fixture f;
+  const uint32_t ae = f.open_service(0x454174656c707061); // "appletAE"
+  REQUIRE(ae != 0);
+  CHECK(f.request(ae, 201, {0, 0}, {}, {{buffer_at, 0x80}}, {}, true, {0xffff8001}) == 0);
+  const uint32_t library = f.word(3);
+  CHECK(f.call(library, 0) == 0); // GetCommonStateGetter
+  const uint32_t state = f.word(3);
+  CHECK(f.call(state, 1) == 0); // ReceiveMessage: FocusStateChanged
+  CHECK(peek<uint32_t>(f.tls + 0x20) == 15);
+  CHECK(f.call(library, 11) == 0); // GetLibraryAppletCreator
+  CHECK(f.call(f.word(3), 0, {0x12, 0}) == 0x4680);
+  CHECK(f.call(library, 20) == 0x1ba0a); // not an applet proxy's command: cmif unknown command (10, 221)
+  CHECK(f.request(ae, 100, {0, 0}, {}, {}, {}, true, {0xffff8001}) == 0);
+  const uint32_t system = f.word(3);
+  CHECK(f.call(system, 2) == 0); // GetWindowController
+  CHECK(f.call(f.word(3), 1) == 0);
+  CHECK(peek<uint64_t>(f.tls + 0x20) == 0x51);
+  CHECK(f.call(system, 1000) == 0); // GetDebugFunctions
+}
+
+} // namespace

@@ -1,5 +1,5 @@
-// appletOE (IApplicationProxyService) and the start-up sub-interfaces of IApplicationProxy (switchbrew "Applet
-// Manager services"): the common state getter's message queue (one FocusStateChanged, then empty), handheld
+// appletOE (IApplicationProxyService), appletAE (the library and system applet proxies) and the start-up
+// sub-interfaces of their proxies (switchbrew "Applet Manager services"): the common state getter's message queue (one FocusStateChanged, then empty), handheld
 // operation mode, in focus; the window controller's applet resource user id; audio volumes; launch parameters
 // (none); library applets fail cleanly, naming the applet.
 #include <fmt/format.h>
@@ -176,22 +176,37 @@ private:
   uint32_t terminate_result_ = 0;
 };
 
-class ApplicationProxy final : public ipc::ServiceObject {
+/// The proxies appletOE and appletAE hand out: one implementation, each kind with its table. They share the
+/// sub-interfaces (0-4, 11, 1000); the application proxy adds IApplicationFunctions (20). The library and
+/// system applet proxies' own interfaces (process winding, self accessor, home menu...) are not there: a call
+/// takes the unknown-command path.
+class AppletProxy final : public ipc::ServiceObject {
 public:
-  explicit ApplicationProxy(const SystemSettings& settings) : settings_(settings) {}
-  std::string_view name() const override { return "am:IApplicationProxy"; }
+  enum class Kind { application, library_applet, system_applet };
+  AppletProxy(Kind kind, const SystemSettings& settings) : kind_(kind), settings_(settings) {}
+  std::string_view name() const override {
+    return kind_ == Kind::application ? "am:IApplicationProxy" : kind_ == Kind::library_applet ? "am:ILibraryAppletProxy" : "am:ISystemAppletProxy";
+  }
   std::span<const ipc::Command> commands() const override {
-    static constexpr ipc::Command table[] = {
-        {0, "GetCommonStateGetter", ipc::bind<&ApplicationProxy::common_state_getter>},
-        {1, "GetSelfController", ipc::bind<&ApplicationProxy::self_controller>},
-        {2, "GetWindowController", ipc::bind<&ApplicationProxy::window_controller>},
-        {3, "GetAudioController", ipc::bind<&ApplicationProxy::audio_controller>},
-        {4, "GetDisplayController", ipc::bind<&ApplicationProxy::display_controller>},
-        {11, "GetLibraryAppletCreator", ipc::bind<&ApplicationProxy::library_applet_creator>},
-        {20, "GetApplicationFunctions", ipc::bind<&ApplicationProxy::application_functions>},
-        {1000, "GetDebugFunctions", ipc::bind<&ApplicationProxy::debug_functions>},
+#define KILN_COMMON_PROXY_COMMANDS                                                              \
+  {0, "GetCommonStateGetter", ipc::bind<&AppletProxy::common_state_getter>},                    \
+      {1, "GetSelfController", ipc::bind<&AppletProxy::self_controller>},                       \
+      {2, "GetWindowController", ipc::bind<&AppletProxy::window_controller>},                   \
+      {3, "GetAudioController", ipc::bind<&AppletProxy::audio_controller>},                     \
+      {4, "GetDisplayController", ipc::bind<&AppletProxy::display_controller>},                 \
+      {11, "GetLibraryAppletCreator", ipc::bind<&AppletProxy::library_applet_creator>}
+    static constexpr ipc::Command application[] = {
+        KILN_COMMON_PROXY_COMMANDS,
+        {20, "GetApplicationFunctions", ipc::bind<&AppletProxy::application_functions>},
+        {1000, "GetDebugFunctions", ipc::bind<&AppletProxy::debug_functions>},
     };
-    return table;
+    static constexpr ipc::Command applet[] = {
+        KILN_COMMON_PROXY_COMMANDS,
+        {1000, "GetDebugFunctions", ipc::bind<&AppletProxy::debug_functions>},
+    };
+#undef KILN_COMMON_PROXY_COMMANDS
+    if (kind_ == Kind::application) return application;
+    return applet;
   }
   Result common_state_getter(ipc::Context& c) { return give(c, common_state_getter_); }
   Result self_controller(ipc::Context& c) { return give(c, std::make_shared<SelfController>()); }
@@ -207,32 +222,50 @@ private:
     c.push_object(std::move(object));
     return success;
   }
+  Kind kind_;
   SystemSettings settings_;
   std::shared_ptr<CommonStateGetter> common_state_getter_ = std::make_shared<CommonStateGetter>(settings_);
 };
 
-class ApplicationProxyService final : public ipc::ServiceObject {
+/// appletOE (IApplicationProxyService) and appletAE (IAllSystemAppletProxiesService): the proxy of the kind
+/// each open command names. Their inputs (the process handle, the reserved u64, appletAE's AppletAttribute)
+/// are not needed: kiln runs one process.
+class AppletProxyService final : public ipc::ServiceObject {
 public:
-  explicit ApplicationProxyService(const SystemSettings& settings) : settings_(settings) {}
-  std::string_view name() const override { return "appletOE"; }
+  AppletProxyService(const char* name, const SystemSettings& settings) : name_(name), settings_(settings) {}
+  std::string_view name() const override { return name_; }
   std::span<const ipc::Command> commands() const override {
-    static constexpr ipc::Command table[] = {{0, "OpenApplicationProxy", ipc::bind<&ApplicationProxyService::open_application_proxy>}};
-    return table;
+    static constexpr ipc::Command oe[] = {{0, "OpenApplicationProxy", ipc::bind<&AppletProxyService::open_application_proxy>}};
+    static constexpr ipc::Command ae[] = {
+        {100, "OpenSystemAppletProxy", ipc::bind<&AppletProxyService::open_system_applet_proxy>},
+        {200, "OpenLibraryAppletProxyOld", ipc::bind<&AppletProxyService::open_library_applet_proxy>},
+        {201, "OpenLibraryAppletProxy", ipc::bind<&AppletProxyService::open_library_applet_proxy>},
+    };
+    if (std::string_view(name_) == "appletOE") return oe;
+    return ae;
   }
-  Result open_application_proxy(ipc::Context& c) {
-    c.push_object(std::make_shared<ApplicationProxy>(settings_));
-    return success;
-  }
+  Result open_application_proxy(ipc::Context& c) { return open(c, AppletProxy::Kind::application); }
+  Result open_system_applet_proxy(ipc::Context& c) { return open(c, AppletProxy::Kind::system_applet); }
+  Result open_library_applet_proxy(ipc::Context& c) { return open(c, AppletProxy::Kind::library_applet); }
 
 private:
+  Result open(ipc::Context& c, AppletProxy::Kind kind) {
+    c.push_object(std::make_shared<AppletProxy>(kind, settings_));
+    return success;
+  }
+  const char* name_;
   SystemSettings settings_;
 };
 
 } // namespace
 
 void register_applet_services(ServiceRegistry& registry, const SystemSettings& settings) {
-  registry.add("appletOE", [settings] { return std::make_shared<ApplicationProxyService>(settings); });
-  registry.add_interface("am:IApplicationProxy", [settings] { return std::make_shared<ApplicationProxy>(settings); });
+  for (const char* name : {"appletOE", "appletAE"})
+    registry.add(name, [name, settings] { return std::make_shared<AppletProxyService>(name, settings); });
+  using Kind = AppletProxy::Kind;
+  for (const Kind kind : {Kind::application, Kind::library_applet, Kind::system_applet})
+    registry.add_interface(std::string(AppletProxy(kind, settings).name()),
+                           [kind, settings] { return std::make_shared<AppletProxy>(kind, settings); });
   registry.add_interface("am:ICommonStateGetter", [settings] { return std::make_shared<CommonStateGetter>(settings); });
   registry.add_interface("am:ISelfController", [] { return std::make_shared<SelfController>(); });
   registry.add_interface("am:IWindowController", [] { return std::make_shared<WindowController>(); });

@@ -7,10 +7,13 @@ namespace kiln::hos {
 
 void register_settings_services(ServiceRegistry& registry, const SystemSettings& settings); ///< set, set:sys
 void register_apm(ServiceRegistry& registry, const SystemSettings& settings);              ///< apm
+void register_psm(ServiceRegistry& registry);                                               ///< psm
 void register_csrng(ServiceRegistry& registry);                                             ///< csrng
 void register_lm(ServiceRegistry& registry);                                                ///< lm
-void register_time(ServiceRegistry& registry);
-void register_applet_services(ServiceRegistry& registry, const SystemSettings& settings); ///< appletOE                                              ///< time:u, time:a, time:s
+void register_time(ServiceRegistry& registry);                                              ///< time:u, time:a, time:s
+void register_shared_font(ServiceRegistry& registry, const std::string& font_folder);    ///< pl:u (shared_font.cpp)
+void register_nifm(ServiceRegistry& registry);                                              ///< nifm:u, nifm:s, nifm:a (offline)
+void register_applet_services(ServiceRegistry& registry, const SystemSettings& settings);  ///< appletOE, appletAE
 void register_nvdrv(ServiceRegistry& registry); ///< nvdrv, nvdrv:a
 void register_vi(ServiceRegistry& registry);    ///< vi:u, vi:s, vi:m
 void register_hid(ServiceRegistry& registry);   ///< hid

@@ -23,6 +23,7 @@ struct SystemSettings {
   bool docked = false;       ///< apm's performance mode: 0 handheld (normal), 1 docked (boost)
   fs::FileSystemConfig file_systems; ///< fsp-srv's host folders (kiln.toml [switch.fs])
   AudioSettings audio;               ///< audout:u
+  std::string font_folder;           ///< pl:u's fonts, one TTF per font type (kiln.toml [switch.fonts] folder); empty: none
 };
 
 /// Language codes in SetLanguage order (switchbrew "Settings services"): a code is the string in a u64.

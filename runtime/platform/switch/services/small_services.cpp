@@ -1,4 +1,5 @@
-// apm (performance modes and configurations), csrng (host random bytes).
+// apm (performance modes and configurations), psm (the battery: full, on the official charger), csrng (host
+// random bytes).
 #include <sys/random.h>
 
 #include "runtime/platform/switch/services/audio/audio_destination.h"
@@ -61,6 +62,66 @@ private:
   bool docked_;
 };
 
+/// psm's IPsmSession (switchbrew "PTM services"): the state-change event a client binds; kiln's battery never
+/// changes state, so the event is never signalled, and the notification switches are accepted.
+class PowerStateSession final : public ipc::ServiceObject {
+public:
+  std::string_view name() const override { return "psm:IPsmSession"; }
+  std::span<const ipc::Command> commands() const override {
+    static constexpr ipc::Command table[] = {
+        {0, "BindStateChangeEvent", ipc::bind<&PowerStateSession::bind_state_change_event>},
+        {1, "UnbindStateChangeEvent", ipc::bind<&PowerStateSession::accept>},
+        {2, "SetChargerTypeChangeEventEnabled", ipc::bind<&PowerStateSession::accept>},
+        {3, "SetPowerSupplyChangeEventEnabled", ipc::bind<&PowerStateSession::accept>},
+        {4, "SetBatteryVoltageStateChangeEventEnabled", ipc::bind<&PowerStateSession::accept>},
+    };
+    return table;
+  }
+  Result bind_state_change_event(ipc::Context& c) {
+    c.push_copy_handle(event_);
+    return success;
+  }
+  Result accept(ipc::Context&) { return success; }
+
+private:
+  std::shared_ptr<ReadableEvent> event_ = std::make_shared<ReadableEvent>();
+};
+
+/// psm (IPsmServer): a full battery on the official charger, as the host has no battery to report.
+class PowerStateServer final : public ipc::ServiceObject {
+public:
+  std::string_view name() const override { return "psm"; }
+  std::span<const ipc::Command> commands() const override {
+    static constexpr ipc::Command table[] = {
+        {0, "GetBatteryChargePercentage", ipc::bind<&PowerStateServer::get_battery_charge_percentage>},
+        {1, "GetChargerType", ipc::bind<&PowerStateServer::get_charger_type>},
+        {7, "OpenSession", ipc::bind<&PowerStateServer::open_session>},
+        {12, "GetBatteryVoltageState", ipc::bind<&PowerStateServer::get_battery_voltage_state>},
+        {13, "GetRawBatteryChargePercentage", ipc::bind<&PowerStateServer::get_raw_battery_charge_percentage>},
+        {14, "IsEnoughPowerSupplied", ipc::bind<&PowerStateServer::is_enough_power_supplied>},
+        {15, "GetBatteryAgePercentage", ipc::bind<&PowerStateServer::get_battery_age_percentage>},
+    };
+    return table;
+  }
+  Result get_battery_charge_percentage(ipc::Context& c) { return answer<uint32_t>(c, 100); }
+  Result get_charger_type(ipc::Context& c) { return answer<uint32_t>(c, 1); }          // EnoughPower: the official charger
+  Result get_battery_voltage_state(ipc::Context& c) { return answer<uint32_t>(c, 3); } // Good
+  Result get_raw_battery_charge_percentage(ipc::Context& c) { return answer<double>(c, 100.0); }
+  Result is_enough_power_supplied(ipc::Context& c) { return answer<uint8_t>(c, 1); }
+  Result get_battery_age_percentage(ipc::Context& c) { return answer<double>(c, 100.0); }
+  Result open_session(ipc::Context& c) {
+    c.push_object(std::make_shared<PowerStateSession>());
+    return success;
+  }
+
+private:
+  template <typename T>
+  static Result answer(ipc::Context& c, T value) {
+    c.write(value);
+    return success;
+  }
+};
+
 class RandomInterface final : public ipc::ServiceObject {
 public:
   std::string_view name() const override { return "csrng"; }
@@ -87,14 +148,22 @@ void register_apm(ServiceRegistry& registry, const SystemSettings& settings) {
   registry.add_interface("apm:ISession", [] { return std::make_shared<PerformanceSession>(); });
 }
 
+void register_psm(ServiceRegistry& registry) {
+  registry.add("psm", [] { return std::make_shared<PowerStateServer>(); });
+  registry.add_interface("psm:IPsmSession", [] { return std::make_shared<PowerStateSession>(); });
+}
+
 void register_csrng(ServiceRegistry& registry) { registry.add("csrng", [] { return std::make_shared<RandomInterface>(); }); }
 
 void register_default_services(ServiceRegistry& registry, const SystemSettings& settings) {
   register_settings_services(registry, settings);
   register_apm(registry, settings);
+  register_psm(registry);
   register_csrng(registry);
   register_lm(registry);
   register_time(registry);
+  register_nifm(registry);
+  register_shared_font(registry, settings.font_folder);
   register_applet_services(registry, settings);
   register_nvdrv(registry);
   register_vi(registry);

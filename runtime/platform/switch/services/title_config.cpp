@@ -51,6 +51,13 @@ void load_title_config(const std::string& path, SystemSettings& settings) {
       settings.audio.wav_path = host_path(path, node, "switch.audio", key);
     }
   }
+  if (const toml::table* fonts = root["switch"]["fonts"].as_table()) {
+    for (const auto& [name, node] : *fonts) {
+      const std::string key(name.str());
+      if (key != "folder") unknown_key(path, node, "switch.fonts", key, "folder");
+      settings.font_folder = host_path(path, node, "switch.fonts", key);
+    }
+  }
 }
 
 } // namespace kiln::hos

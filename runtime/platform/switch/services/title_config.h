@@ -1,6 +1,6 @@
 #pragma once
 // What a title's kiln.toml sets for the Horizon runtime: [switch.fs] (fsp-srv's host folders) and
-// [switch.audio] (the headless WAV file). docs/switch.md lists the keys.
+// [switch.audio] (the headless WAV file), [switch.fonts] (pl:u's font folder). docs/switch.md lists the keys.
 #include <string>
 
 #include "runtime/platform/switch/services/settings.h"

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "runtime/base/half_float.h"
 #include "translator/sass/nvdisasm_text.h"
 #include "translator/sass/sm86/encoding_table.h"
 #include "translator/sass/sm86/instruction.h"
@@ -18,15 +19,6 @@ std::string hex(int64_t value) {
 
 using kiln::sass::nvdisasm_float_text;
 constexpr auto float_text = [](double value) { return nvdisasm_float_text(value); };
-
-float half_to_float(uint16_t half) {
-  const uint32_t sign = (half >> 15) & 1, exponent = (half >> 10) & 0x1f, mantissa = half & 0x3ff;
-  float magnitude;
-  if (exponent == 0) magnitude = std::ldexp(static_cast<float>(mantissa), -24);
-  else if (exponent == 31) magnitude = mantissa ? NAN : INFINITY;
-  else magnitude = std::ldexp(static_cast<float>(mantissa | 0x400), static_cast<int>(exponent) - 25);
-  return sign ? -magnitude : magnitude;
-}
 
 std::string immediate_text(const Operand& operand) {
   const auto bits = static_cast<uint64_t>(operand.value);

@@ -10,6 +10,7 @@
 #include "runtime/base/bits.h"
 #include "runtime/base/byte_reader.h"
 #include "runtime/base/error.h"
+#include "runtime/base/half_float.h"
 #include "runtime/gpu/textures/formats/bc6h.h"
 #include "runtime/gpu/textures/formats/bc7.h"
 #include "runtime/gpu/textures/formats/bc_blocks.h"
@@ -108,16 +109,6 @@ void decode_block(BcFormat format, const uint8_t* data, Block& out) {
 
 bool is_snorm(BcFormat format) { return format == BcFormat::bc4_snorm || format == BcFormat::bc5_snorm; }
 bool is_bc6h(BcFormat format) { return format == BcFormat::bc6h_ufloat || format == BcFormat::bc6h_sfloat; }
-
-/// A half-float bit pattern to float (for the RGBA8 preview of BC6H).
-float half_to_float(uint16_t half) {
-  const uint32_t exponent = (half >> 10) & 31, mantissa = half & 1023;
-  float magnitude = 0;
-  if (exponent == 0) magnitude = std::ldexp(static_cast<float>(mantissa), -24);
-  else if (exponent == 31) magnitude = mantissa == 0 ? INFINITY : NAN;
-  else magnitude = std::ldexp(static_cast<float>(mantissa | 1024), static_cast<int>(exponent) - 25);
-  return half & 0x8000 ? -magnitude : magnitude;
-}
 
 uint8_t unit_to_byte(float value) {
   if (!(value > 0)) return 0; // negatives and NaN

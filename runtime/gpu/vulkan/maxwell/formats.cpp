@@ -8,6 +8,7 @@
 
 #include "runtime/base/bits.h"
 #include "runtime/base/error.h"
+#include "runtime/base/half_float.h"
 
 namespace kiln::vulkan::maxwell_formats {
 
@@ -113,15 +114,6 @@ std::optional<Layout> layout_of(uint32_t size) {
   }
 }
 
-float half_to_float(uint32_t half) {
-  const uint32_t sign = (half >> 15) & 1, exponent = (half >> 10) & 0x1f, mantissa = half & 0x3ff;
-  float magnitude;
-  if (exponent == 0) magnitude = std::ldexp(static_cast<float>(mantissa), -24);
-  else if (exponent == 31) magnitude = mantissa ? NAN : INFINITY;
-  else magnitude = std::ldexp(static_cast<float>(mantissa | 0x400), static_cast<int>(exponent) - 25);
-  return sign ? -magnitude : magnitude;
-}
-
 /// Unsigned small floats of B10G11R11: 5-bit exponent (bias 15), `mantissa_bits` of mantissa.
 float small_float(uint32_t value, uint32_t mantissa_bits) {
   const uint32_t exponent = value >> mantissa_bits, mantissa = value & ((1u << mantissa_bits) - 1);
@@ -192,7 +184,7 @@ std::array<uint32_t, 4> widen_vertex_attribute(const VertexAttribute& a, std::sp
     case 6: result = static_cast<float>(signed_value); break;                                                  // SSCALED
     case 7:                                                                                                    // FLOAT
       if (a.size == 0x31) result = small_float(value, width == 11 ? 6 : 5);
-      else if (width == 16) result = half_to_float(value);
+      else if (width == 16) result = half_to_float(static_cast<uint16_t>(value));
       else if (width == 32) { out[c] = value; continue; }
       else throw Error(fmt::format("vertex attribute size {:#x} has no float form", a.size));
       break;

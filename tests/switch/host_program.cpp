@@ -106,35 +106,17 @@ void present_frames(ViFixture& f) {
   uint32_t handle = 0;
   REQUIRE(gpu.create_buffer(plane_offset + pitch * rows, handle) == nvgpu_devices::Status::ok);
   REQUIRE(gpu.allocate_buffer(handle, 0x1000, 0xfe, heap) == nvgpu_devices::Status::ok);
-  Parcel connect;
-  connect.token();
-  for (int32_t v : {0, 2, 0}) connect.i32(v); // no listener, NATIVE_WINDOW_API_CPU, not producer-controlled
-  REQUIRE(f.transact(id, 10, connect).back() == 0);
+  REQUIRE(f.transact(id, 10, connect_parcel()).back() == 0);
   const std::vector<uint32_t> gb = graphic_buffer(handle, width, height, pitch, plane_offset, block_height_log2);
-  Parcel preallocate;
-  preallocate.token();
-  preallocate.i32(0);
-  preallocate.i32(1);
-  preallocate.flattened(gb.data(), gb.size() * 4);
-  REQUIRE(f.transact(id, 14, preallocate).back() == 0);
+  REQUIRE(f.transact(id, 14, preallocate_parcel(gb)).back() == 0);
   for (uint32_t frame = 0; frame < frame_count; ++frame) {
-    Parcel dequeue;
-    dequeue.token();
-    for (int32_t v : {0, static_cast<int32_t>(width), static_cast<int32_t>(height), 1, 0xb00}) dequeue.i32(v);
-    const auto dequeued = f.transact(id, 3, dequeue);
+    const auto dequeued = f.transact(id, 3, dequeue_parcel(width, height));
     REQUIRE(dequeued.front() == 0); // slot 0
     REQUIRE(dequeued.back() == 0);
     for (uint32_t y = 0; y < height; ++y)
       for (uint32_t x = 0; x < width; ++x)
         poke<uint32_t>(heap + plane_offset + block_linear_offset(x * 4, y, pitch, block_height_log2), pixel(frame, x, y));
-    std::vector<uint8_t> input(0x54, 0); // QueueBufferInput, swap interval 1, no fences
-    const uint32_t swap_interval = 1;
-    std::memcpy(input.data() + 0x2c, &swap_interval, 4);
-    Parcel queue;
-    queue.token();
-    queue.i32(0);
-    queue.flattened(input.data(), input.size());
-    REQUIRE(f.transact(id, 7, queue).back() == 0);
+    REQUIRE(f.transact(id, 7, queue_parcel()).back() == 0);
     if (vsync) {
       // The queue returned at the host frame clock's vertical blank: the event is signalled already, and after a
       // reset vi's own 60 Hz clock stays quiet for the next 8 ms.

@@ -160,4 +160,42 @@ inline std::vector<uint32_t> graphic_buffer(uint32_t handle, uint32_t width, uin
   return gb;
 }
 
+/// The buffer queue requests both the vi test and the host test program send (layouts from Android's
+/// IGraphicBufferProducer, as the vi test's comments give them).
+/// CONNECT: no listener, NATIVE_WINDOW_API_CPU, not producer-controlled.
+inline Parcel connect_parcel() {
+  Parcel p;
+  p.token();
+  for (int32_t v : {0, 2, 0}) p.i32(v);
+  return p;
+}
+/// SET_PREALLOCATED_BUFFER(slot 0, present, the flattened GraphicBuffer).
+inline Parcel preallocate_parcel(const std::vector<uint32_t>& graphic_buffer) {
+  Parcel p;
+  p.token();
+  p.i32(0);
+  p.i32(1);
+  p.flattened(graphic_buffer.data(), graphic_buffer.size() * 4);
+  return p;
+}
+/// DEQUEUE_BUFFER(async 0, width, height, format RGBA_8888, usage 0xb00).
+inline Parcel dequeue_parcel(uint32_t width, uint32_t height) {
+  Parcel p;
+  p.token();
+  for (int32_t v : {0, static_cast<int32_t>(width), static_cast<int32_t>(height), 1, 0xb00}) p.i32(v);
+  return p;
+}
+/// QUEUE_BUFFER(slot 0, QueueBufferInput: timestamp, auto, crop, scaling, transform, sticky, unknown, swap
+/// interval 1, then the multi-fence at 0x30 with no fences).
+inline Parcel queue_parcel() {
+  std::vector<uint8_t> input(0x54, 0);
+  const uint32_t swap_interval = 1;
+  std::memcpy(input.data() + 0x2c, &swap_interval, 4);
+  Parcel p;
+  p.token();
+  p.i32(0);
+  p.flattened(input.data(), input.size());
+  return p;
+}
+
 } // namespace kiln::test::vi

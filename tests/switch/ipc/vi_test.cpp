@@ -67,23 +67,14 @@ TEST_CASE("the buffer queue presents a queued block-linear RGBA8 buffer from nvm
     for (uint32_t x = 0; x < width; ++x)
       poke<uint32_t>(heap + plane_offset + block_linear_offset(x * 4, y, pitch, block_height_log2), pixel(x, y));
 
-  Parcel connect;
-  connect.token();
-  for (int32_t v : {0, 2, 0}) connect.i32(v); // no listener, NATIVE_WINDOW_API_CPU, not producer-controlled
-  const auto connected = f.transact(id, 10, connect);
+  const auto connected = f.transact(id, 10, connect_parcel());
   REQUIRE(connected.size() == 5);
   CHECK(connected[0] == 1280);
   CHECK(connected[1] == 720);
   CHECK(connected[4] == 0);
 
-  // SET_PREALLOCATED_BUFFER(slot 0, present, the flattened GraphicBuffer).
   const std::vector<uint32_t> gb = graphic_buffer(handle, width, height, pitch, plane_offset, block_height_log2);
-  Parcel preallocate;
-  preallocate.token();
-  preallocate.i32(0);
-  preallocate.i32(1);
-  preallocate.flattened(gb.data(), gb.size() * 4);
-  CHECK(f.transact(id, 14, preallocate).back() == 0);
+  CHECK(f.transact(id, 14, preallocate_parcel(gb)).back() == 0);
 
   // REQUEST_BUFFER(0): non-null, the buffer back.
   Parcel request;
@@ -94,27 +85,15 @@ TEST_CASE("the buffer queue presents a queued block-linear RGBA8 buffer from nvm
   CHECK(requested[1] == static_cast<int32_t>(gb.size() * 4));
   CHECK(requested.back() == 0);
 
-  // DEQUEUE_BUFFER(async 0, width, height, format, usage): slot 0 and a fence of 0x24 bytes.
-  Parcel dequeue;
-  dequeue.token();
-  for (int32_t v : {0, static_cast<int32_t>(width), static_cast<int32_t>(height), 1, 0xb00}) dequeue.i32(v);
-  const auto dequeued = f.transact(id, 3, dequeue);
+  // DEQUEUE_BUFFER: slot 0 and a fence of 0x24 bytes.
+  const auto dequeued = f.transact(id, 3, dequeue_parcel(width, height));
   REQUIRE(dequeued.size() >= 5);
   CHECK(dequeued[0] == 0);
   CHECK(dequeued[1] == 1);
   CHECK(dequeued[2] == 0x24);
   CHECK(dequeued.back() == 0);
 
-  // QUEUE_BUFFER(slot 0, QueueBufferInput: timestamp, auto, crop, scaling, transform, sticky, unknown,
-  // swap interval, then the multi-fence at 0x30 with no fences).
-  std::vector<uint8_t> input(0x54, 0);
-  const uint32_t swap_interval = 1;
-  std::memcpy(input.data() + 0x2c, &swap_interval, 4);
-  Parcel queue;
-  queue.token();
-  queue.i32(0);
-  queue.flattened(input.data(), input.size());
-  const auto queued = f.transact(id, 7, queue);
+  const auto queued = f.transact(id, 7, queue_parcel());
   REQUIRE(queued.size() == 5);
   CHECK(queued[0] == 1280);
   CHECK(queued.back() == 0);

@@ -89,6 +89,12 @@ public:
     report(fmt::format("3D method {:#06x} = {:#x} is not a known {}", method, value(method), kind));
     return fallback;
   }
+  /// SET_DEPTH_FUNC / SET_*STENCIL_FUNC (the message names the value, as the backend always said).
+  CompareFunc compare(uint32_t method) {
+    if (const auto decoded = compare_func(value(method))) return *decoded;
+    report(fmt::format("{:#x} is not a known compare function", value(method)));
+    return CompareFunc::always;
+  }
   void report(std::string message) {
     if (problem_.empty()) problem_ = std::move(message);
   }
@@ -135,11 +141,7 @@ StencilFace decode_stencil(Decoder& d, uint32_t fail, uint32_t zfail, uint32_t z
   face.fail = d.decode(fail, stencil_op, "stencil operation", StencilOp::keep);
   face.depth_fail = d.decode(zfail, stencil_op, "stencil operation", StencilOp::keep);
   face.pass = d.decode(zpass, stencil_op, "stencil operation", StencilOp::keep);
-  if (const auto compare = compare_func(d.value(func))) {
-    face.compare = *compare;
-  } else {
-    d.report(fmt::format("{:#x} is not a known compare function", d.value(func)));
-  }
+  face.compare = d.compare(func);
   face.reference = static_cast<uint8_t>(d.value(ref));
   face.compare_mask = static_cast<uint8_t>(d.value(func_mask));
   face.write_mask = static_cast<uint8_t>(d.value(mask));
@@ -203,13 +205,7 @@ RenderState decode_render_state(const Engine& engine) {
 
   state.depth_test = d.flag(m3d::set_depth_test);
   state.depth_write = d.flag(m3d::set_depth_write);
-  if (state.depth_test) {
-    if (const auto compare = compare_func(d.value(m3d::set_depth_func))) {
-      state.depth_compare = *compare;
-    } else {
-      d.report(fmt::format("{:#x} is not a known compare function", d.value(m3d::set_depth_func)));
-    }
-  }
+  if (state.depth_test) state.depth_compare = d.compare(m3d::set_depth_func);
   state.stencil_test = d.flag(m3d::set_stencil_test);
   if (state.stencil_test) {
     state.front = decode_stencil(d, m3d::set_stencil_op_fail, m3d::set_stencil_op_zfail, m3d::set_stencil_op_zpass,

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -33,6 +34,21 @@ struct Fixture : test::IpcFixture {
     REQUIRE(audout != 0);
   }
   ~Fixture() { stdfs::remove(wav); }
+  /// OpenAudioOut of the default device (empty name) for aruid 0x51: the IAudioOut.
+  uint32_t open_default_out() {
+    REQUIRE(request(audout, 1, {0, 0, 0x51, 0}, {}, {{names_at, 0}}, {{names_at + 0x100, 0x100}}, true, {0xffff8001}) == 0);
+    return word(3);
+  }
+  /// Appends the AudioOutBuffer at `header` naming `frames` stereo frames at `data`.
+  void append(uint32_t out, uint64_t header, uint64_t data, uint32_t frames) {
+    const uint64_t fields[5] = {0, data, frames * 4u, frames * 4u, 0}; // next, buffer, size, data size, offset
+    std::memcpy(rt::host_pointer(header), fields, sizeof fields);
+    REQUIRE(request(out, 3, {uint32_t(header), uint32_t(header >> 32)}, {}, {{header, 0x28}}) == 0);
+  }
+  std::string wav_file() const {
+    std::ifstream in(wav, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+  }
   uint32_t wait(uint32_t event, int64_t timeout_ns) {
     poke<uint32_t>(handles_at, event);
     g.cpu().x[1] = handles_at;
@@ -108,8 +124,7 @@ TEST_CASE("audout:u plays appended buffers at 48 kHz into the WAV, releasing the
   CHECK(peek<uint8_t>(f.tls + 0x20) == 0);
   REQUIRE(f.request(out, 2, {}) == 0); // Stop
 
-  std::ifstream in(f.wav, std::ios::binary);
-  const std::string file{std::istreambuf_iterator<char>(in), {}};
+  const std::string file = f.wav_file();
   REQUIRE(file.size() == 44 + expected.size() * 2);
   CHECK(file.substr(0, 4) == "RIFF");
   CHECK(file.substr(8, 8) == "WAVEfmt ");
@@ -124,6 +139,62 @@ TEST_CASE("audout:u plays appended buffers at 48 kHz into the WAV, releasing the
   CHECK(bits == 16);
   CHECK(data_bytes == expected.size() * 2);
   CHECK(std::memcmp(file.data() + 44, expected.data(), expected.size() * 2) == 0);
+}
+
+TEST_CASE("IAudioOut counts buffers and played frames, flushes unplayed buffers and scales by its volume") {
+  Fixture f;
+  const uint32_t out = f.open_default_out();
+  REQUIRE(f.request(out, 4, {}) == 0); // RegisterBufferEvent
+  const uint32_t event = f.word(3);
+  const uint64_t samples = f.g.heap(0x200000);
+  std::vector<int16_t> ramp;
+  for (uint32_t i = 0; i < frames_per_buffer * 2; ++i) ramp.push_back(static_cast<int16_t>(i * 53 - 30000));
+  std::memcpy(rt::host_pointer(samples), ramp.data(), ramp.size() * 2);
+
+  // Stopped: three buffers wait; FlushAudioOutBuffers (11) releases them unplayed and says it flushed.
+  for (uint32_t b = 0; b < 3; ++b) f.append(out, structs_at + b * 0x40, samples, frames_per_buffer);
+  REQUIRE(f.request(out, 9, {}) == 0); // GetAudioOutBufferCount
+  CHECK(peek<uint32_t>(f.tls + 0x20) == 3);
+  REQUIRE(f.request(out, 11, {}) == 0);
+  CHECK(peek<uint8_t>(f.tls + 0x20) == 1);
+  CHECK(f.wait(event, 0) == 0); // signalled
+  REQUIRE(f.request(out, 5, {}, {}, {}, {{tags_at, 8 * 4}}) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x20) == 3);
+  CHECK(peek<uint64_t>(tags_at + 16) == structs_at + 0x80);
+  REQUIRE(f.request(out, 9, {}) == 0);
+  CHECK(peek<uint32_t>(f.tls + 0x20) == 0);
+  REQUIRE(f.request(out, 11, {}) == 0);
+  CHECK(peek<uint8_t>(f.tls + 0x20) == 0); // nothing left to flush
+  REQUIRE(f.request(out, 10, {}) == 0);    // GetAudioOutPlayedSampleCount
+  CHECK(peek<uint64_t>(f.tls + 0x20) == 0);
+
+  // Volume (12/13): 1 at first; a negative volume is refused (153-6); at 0.5 every sample is halved, rounded.
+  REQUIRE(f.request(out, 13, {}) == 0);
+  CHECK(peek<float>(f.tls + 0x20) == 1.0f);
+  const float minus_one = -1.0f, half = 0.5f;
+  uint32_t bits;
+  std::memcpy(&bits, &minus_one, 4);
+  CHECK(f.request(out, 12, {bits}) == 0xc99);
+  std::memcpy(&bits, &half, 4);
+  REQUIRE(f.request(out, 12, {bits}) == 0);
+  REQUIRE(f.request(out, 13, {}) == 0);
+  CHECK(peek<float>(f.tls + 0x20) == 0.5f);
+  f.append(out, structs_at, samples, frames_per_buffer);
+  f.g.cpu().x[0] = event;
+  REQUIRE(test::Guest::svc(f.g.cpu(), 0x17) == 0); // ResetSignal
+  REQUIRE(f.request(out, 1, {}) == 0);             // Start
+  REQUIRE(f.wait(event, 2'000'000'000) == 0);
+  REQUIRE(f.request(out, 10, {}) == 0);
+  CHECK(peek<uint64_t>(f.tls + 0x20) == frames_per_buffer);
+  REQUIRE(f.request(out, 2, {}) == 0);
+
+  const std::string file = f.wav_file();
+  REQUIRE(file.size() == 44 + ramp.size() * 2); // the flushed buffers never played
+  std::vector<int16_t> played(ramp.size());
+  std::memcpy(played.data(), file.data() + 44, played.size() * 2);
+  size_t differing = 0;
+  for (size_t i = 0; i < ramp.size(); ++i) differing += played[i] != static_cast<int16_t>(std::lround(ramp[i] * 0.5));
+  CHECK(differing == 0);
 }
 
 } // namespace

@@ -145,6 +145,64 @@ TEST_CASE("time: the host clock in UTC and calendar conversions") {
   CHECK(peek<int64_t>(buffer_at) == 1700000000);
 }
 
+/// One lock-free object of the time shared memory read as switchbrew's "Glue services" page describes it (and
+/// libnx reads it): a u32 counter at `offset`, then two copies of the value from offset + 8; the counter's low
+/// bit names the current one.
+template <typename T>
+T read_lock_free(const uint8_t* memory, uint64_t offset) {
+  uint32_t counter;
+  std::memcpy(&counter, memory + offset, 4);
+  T value;
+  std::memcpy(&value, memory + offset + 8 + (counter & 1) * sizeof(T), sizeof(T));
+  return value;
+}
+
+TEST_CASE("time: the shared memory a title on 6.0.0+ reads its clocks from") {
+  Fixture f;
+  const uint32_t time = f.open_service(0x753a656d6974); // "time:u"
+  REQUIRE(time != 0);
+  CHECK(f.call(time, 20) == 0); // GetSharedMemoryNativeHandle: one copy handle
+  CHECK(f.word(2) == 0x2);
+  const auto memory = f.g.kernel.lookup_as<hos::SharedMemory>(f.word(3));
+  REQUIRE(memory);
+  CHECK(memory->size == 0x1000);
+  CHECK((memory->guest_permission & 2) == 0); // the title maps it read-only
+
+  // Steady clock at 0x00: s64 base time in ns, 16-byte source id. System clock contexts at 0x38 (user) and 0x80
+  // (network): s64 offset, then the steady time point it was taken at (s64 seconds, the same source id).
+  struct SteadyClock {
+    int64_t base_time_ns;
+    uint8_t source_id[16];
+  };
+  struct ClockContext {
+    int64_t offset, time_point_seconds;
+    uint8_t source_id[16];
+  };
+  const SteadyClock steady = read_lock_free<SteadyClock>(memory->host, 0x00);
+  // The title's steady time is base + its system tick (19.2 MHz, svcGetSystemTick) in ns.
+  f.g.cpu().x[0] = 0;
+  test::Guest::svc(f.g.cpu(), 0x1e);
+  const int64_t tick_ns = static_cast<int64_t>(f.g.cpu().x[0] / 192 * 10000 + f.g.cpu().x[0] % 192 * 10000 / 192);
+  const int64_t steady_seconds = (steady.base_time_ns + tick_ns) / 1000000000;
+  for (const uint64_t offset : {0x38, 0x80}) {
+    const ClockContext context = read_lock_free<ClockContext>(memory->host, offset);
+    CHECK(std::memcmp(context.source_id, steady.source_id, 16) == 0); // else libnx fails with 116-102
+    CHECK(std::llabs(context.offset + steady_seconds - static_cast<int64_t>(::time(nullptr))) <= 5);
+    CHECK(std::llabs(context.time_point_seconds - steady_seconds) <= 5);
+  }
+  // The steady clock ISteadyClock reports is the same clock.
+  CHECK(f.call(time, 2) == 0);
+  const uint32_t steady_clock = f.word(3);
+  CHECK(f.call(steady_clock, 0) == 0);
+  CHECK(std::llabs(peek<int64_t>(f.tls + 0x20) - steady_seconds) <= 1);
+  CHECK(std::memcmp(rt::host_pointer(f.tls + 0x28), steady.source_id, 16) == 0);
+  // time:s hands out the same memory.
+  const uint32_t time_s = f.open_service(0x733a656d6974); // "time:s"
+  REQUIRE(time_s != 0);
+  CHECK(f.call(time_s, 20) == 0);
+  CHECK(f.g.kernel.lookup_as<hos::SharedMemory>(f.word(3)) == memory);
+}
+
 TEST_CASE("appletOE: the application proxy's start-up interfaces") {
   Fixture f;
   const uint32_t oe = f.open_service(0x454f74656c707061); // "appletOE"

@@ -49,6 +49,42 @@ TEST_CASE("vi opens the default display, a stray layer whose native window names
   CHECK(f.wait(vsync, 100'000'000) == 0);
 }
 
+TEST_CASE("am's CreateManagedDisplayLayer makes the layer vi's OpenLayer opens, as libnx's viCreateLayer asks") {
+  Fixture f;
+  const uint32_t oe = f.open_service(0x454f74656c707061); // "appletOE"
+  REQUIRE(oe != 0);
+  // OpenApplicationProxy: the PID flag and one copy handle (the current process), u64 reserved.
+  f.message({0x00000004, 0x80000008, 0x00000003, 0, 0, 0xffff8001, 0, 0, 0x49434653, 0, 0, 0, 0, 0});
+  REQUIRE(f.send(oe) == 0);
+  REQUIRE(peek<uint32_t>(f.tls + 0x18) == 0);
+  const uint32_t proxy = f.word(3);
+  REQUIRE(f.call(proxy, 1) == 0); // GetSelfController
+  const uint32_t self = f.word(3);
+  REQUIRE(f.call(self, 40) == 0); // CreateManagedDisplayLayer: u64 layer id
+  const uint64_t layer = peek<uint64_t>(f.tls + 0x20);
+  CHECK(layer != 0);
+  // OpenLayer(DisplayName "Default", u64 layer id, u64 aruid) with the 0x100-byte native window buffer.
+  std::vector<uint32_t> args(16, 0);
+  std::memcpy(args.data(), "Default", 7);
+  for (const uint32_t w : {static_cast<uint32_t>(layer), 0u, 0x51u, 0u}) args.push_back(w);
+  REQUIRE(f.call(f.display_service, 2020, args, window_at, 0x100) == 0);
+  const uint32_t data_offset = peek<uint32_t>(window_at + 4);
+  CHECK(peek<uint32_t>(window_at + data_offset + 8) == layer); // its binder id
+  // A second managed layer is a new one; a layer id nobody made is refused.
+  REQUIRE(f.call(self, 40) == 0);
+  CHECK(peek<uint64_t>(f.tls + 0x20) != layer);
+  args[16] = 999;
+  CHECK(f.call(f.display_service, 2020, args, window_at, 0x100) != 0);
+  // GetAccumulatedSuspendedTickValue is 0 and its changed event is a copy handle that stays unsignalled.
+  REQUIRE(f.call(self, 90) == 0);
+  CHECK(peek<uint64_t>(f.tls + 0x20) == 0);
+  REQUIRE(f.call(self, 91) == 0);
+  CHECK(f.word(2) == 0x2);
+  const auto event = f.g.kernel.lookup_as<hos::ReadableEvent>(f.word(3));
+  REQUIRE(event);
+  CHECK_FALSE(event->signaled);
+}
+
 TEST_CASE("the buffer queue presents a queued block-linear RGBA8 buffer from nvmap memory as a frame") {
   Fixture f;
   REQUIRE(f.call(f.display_service, 2030, {0, 0, 1, 0}, window_at, 0x100) == 0);

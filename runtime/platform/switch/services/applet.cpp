@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "runtime/platform/switch/services/default_services.h"
+#include "runtime/platform/switch/services/vi.h"
 
 namespace kiln::hos {
 
@@ -68,17 +69,55 @@ private:
 /// Notification and focus settings the guest makes; kiln accepts them (there is one application, always in focus).
 class SelfController final : public ipc::ServiceObject {
 public:
+  /// `registry`: the process's services, alive as long as any session (null only for the documentation's table).
+  explicit SelfController(ServiceRegistry* registry) : registry_(registry) {}
   std::string_view name() const override { return "am:ISelfController"; }
   std::span<const ipc::Command> commands() const override {
     static constexpr ipc::Command table[] = {
+        {1, "LockExit", ipc::bind<&SelfController::accept>},
+        {2, "UnlockExit", ipc::bind<&SelfController::accept>},
+        {10, "SetScreenShotPermission", ipc::bind<&SelfController::accept>},
         {11, "SetOperationModeChangedNotification", ipc::bind<&SelfController::accept>},
         {12, "SetPerformanceModeChangedNotification", ipc::bind<&SelfController::accept>},
         {13, "SetFocusHandlingMode", ipc::bind<&SelfController::accept>},
+        {14, "SetRestartMessageEnabled", ipc::bind<&SelfController::accept>},
         {16, "SetOutOfFocusSuspendingEnabled", ipc::bind<&SelfController::accept>},
+        {40, "CreateManagedDisplayLayer", ipc::bind<&SelfController::create_managed_display_layer>},
+        {50, "SetHandlesRequestToDisplay", ipc::bind<&SelfController::accept>},
+        {62, "SetIdleTimeDetectionExtension", ipc::bind<&SelfController::set_idle_time_detection_extension>},
+        {63, "GetIdleTimeDetectionExtension", ipc::bind<&SelfController::get_idle_time_detection_extension>},
+        {68, "SetAutoSleepDisabled", ipc::bind<&SelfController::set_auto_sleep_disabled>},
+        {69, "IsAutoSleepDisabled", ipc::bind<&SelfController::is_auto_sleep_disabled>},
+        {90, "GetAccumulatedSuspendedTickValue", ipc::bind<&SelfController::get_accumulated_suspended_tick_value>},
+        {91, "GetAccumulatedSuspendedTickChangedEvent", ipc::bind<&SelfController::get_accumulated_suspended_tick_changed_event>},
     };
     return table;
   }
   Result accept(ipc::Context&) { return success; }
+  /// A layer on vi's display (the title's own): IApplicationDisplayService OpenLayer opens it by this id.
+  Result create_managed_display_layer(ipc::Context& c) { return answer<uint64_t>(c, hos::create_managed_display_layer(*registry_)); }
+  Result set_idle_time_detection_extension(ipc::Context& c) {
+    idle_time_detection_extension_ = c.read<uint32_t>();
+    return success;
+  }
+  Result get_idle_time_detection_extension(ipc::Context& c) { return answer(c, idle_time_detection_extension_); }
+  Result set_auto_sleep_disabled(ipc::Context& c) {
+    auto_sleep_disabled_ = c.read<uint8_t>() != 0;
+    return success;
+  }
+  Result is_auto_sleep_disabled(ipc::Context& c) { return answer<uint8_t>(c, auto_sleep_disabled_); }
+  /// kiln's process is never suspended: no ticks accumulate and the event is never signalled.
+  Result get_accumulated_suspended_tick_value(ipc::Context& c) { return answer<uint64_t>(c, 0); }
+  Result get_accumulated_suspended_tick_changed_event(ipc::Context& c) {
+    c.push_copy_handle(suspended_tick_changed_);
+    return success;
+  }
+
+private:
+  ServiceRegistry* registry_;
+  uint32_t idle_time_detection_extension_ = 0;
+  bool auto_sleep_disabled_ = false;
+  std::shared_ptr<ReadableEvent> suspended_tick_changed_ = std::make_shared<ReadableEvent>();
 };
 
 class WindowController final : public ipc::ServiceObject {
@@ -183,7 +222,7 @@ private:
 class AppletProxy final : public ipc::ServiceObject {
 public:
   enum class Kind { application, library_applet, system_applet };
-  AppletProxy(Kind kind, const SystemSettings& settings) : kind_(kind), settings_(settings) {}
+  AppletProxy(Kind kind, const SystemSettings& settings, ServiceRegistry* registry) : kind_(kind), settings_(settings), registry_(registry) {}
   std::string_view name() const override {
     return kind_ == Kind::application ? "am:IApplicationProxy" : kind_ == Kind::library_applet ? "am:ILibraryAppletProxy" : "am:ISystemAppletProxy";
   }
@@ -209,7 +248,7 @@ public:
     return applet;
   }
   Result common_state_getter(ipc::Context& c) { return give(c, common_state_getter_); }
-  Result self_controller(ipc::Context& c) { return give(c, std::make_shared<SelfController>()); }
+  Result self_controller(ipc::Context& c) { return give(c, std::make_shared<SelfController>(registry_)); }
   Result window_controller(ipc::Context& c) { return give(c, std::make_shared<WindowController>()); }
   Result audio_controller(ipc::Context& c) { return give(c, std::make_shared<AudioController>()); }
   Result display_controller(ipc::Context& c) { return give(c, std::make_shared<EmptyInterface>("am:IDisplayController")); }
@@ -224,6 +263,7 @@ private:
   }
   Kind kind_;
   SystemSettings settings_;
+  ServiceRegistry* registry_;
   std::shared_ptr<CommonStateGetter> common_state_getter_ = std::make_shared<CommonStateGetter>(settings_);
 };
 
@@ -232,7 +272,8 @@ private:
 /// are not needed: kiln runs one process.
 class AppletProxyService final : public ipc::ServiceObject {
 public:
-  AppletProxyService(const char* name, const SystemSettings& settings) : name_(name), settings_(settings) {}
+  AppletProxyService(const char* name, const SystemSettings& settings, ServiceRegistry* registry)
+      : name_(name), settings_(settings), registry_(registry) {}
   std::string_view name() const override { return name_; }
   std::span<const ipc::Command> commands() const override {
     static constexpr ipc::Command oe[] = {{0, "OpenApplicationProxy", ipc::bind<&AppletProxyService::open_application_proxy>}};
@@ -250,24 +291,27 @@ public:
 
 private:
   Result open(ipc::Context& c, AppletProxy::Kind kind) {
-    c.push_object(std::make_shared<AppletProxy>(kind, settings_));
+    c.push_object(std::make_shared<AppletProxy>(kind, settings_, registry_));
     return success;
   }
   const char* name_;
   SystemSettings settings_;
+  ServiceRegistry* registry_;
 };
 
 } // namespace
 
 void register_applet_services(ServiceRegistry& registry, const SystemSettings& settings) {
+  // The proxies keep the registry for am's managed display layers, which live on vi's display.
+  ServiceRegistry* services = &registry;
   for (const char* name : {"appletOE", "appletAE"})
-    registry.add(name, [name, settings] { return std::make_shared<AppletProxyService>(name, settings); });
+    registry.add(name, [name, settings, services] { return std::make_shared<AppletProxyService>(name, settings, services); });
   using Kind = AppletProxy::Kind;
   for (const Kind kind : {Kind::application, Kind::library_applet, Kind::system_applet})
-    registry.add_interface(std::string(AppletProxy(kind, settings).name()),
-                           [kind, settings] { return std::make_shared<AppletProxy>(kind, settings); });
+    registry.add_interface(std::string(AppletProxy(kind, settings, nullptr).name()),
+                           [kind, settings] { return std::make_shared<AppletProxy>(kind, settings, nullptr); });
   registry.add_interface("am:ICommonStateGetter", [settings] { return std::make_shared<CommonStateGetter>(settings); });
-  registry.add_interface("am:ISelfController", [] { return std::make_shared<SelfController>(); });
+  registry.add_interface("am:ISelfController", [] { return std::make_shared<SelfController>(nullptr); });
   registry.add_interface("am:IWindowController", [] { return std::make_shared<WindowController>(); });
   registry.add_interface("am:IAudioController", [] { return std::make_shared<AudioController>(); });
   registry.add_interface("am:ILibraryAppletCreator", [] { return std::make_shared<LibraryAppletCreator>(); });

@@ -294,6 +294,7 @@ void register_hid(ServiceRegistry& registry) {
   // One server per process, so every session shares the shared memory and its sampling thread.
   auto server = std::make_shared<HidServer>();
   registry.add("hid", [server] { return server; });
+  registry.add_interface("hid:IAppletResource", [] { return std::make_shared<AppletResource>(nullptr); });
 }
 
 } // namespace kiln::hos

@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <typeindex>
 #include <vector>
 
 #include "runtime/platform/switch/ipc/service.h"
@@ -27,10 +28,21 @@ public:
   bool unregister_guest_service(const std::string& name);
   bool guest_service(const std::string& name) const;
 
+  /// The process's one `T`, made at first use: state that several services share (vi's display, whose layers
+  /// am's ISelfController also creates), whichever registers first.
+  template <typename T>
+  std::shared_ptr<T> shared_state() {
+    std::lock_guard guard(lock_);
+    std::shared_ptr<void>& state = shared_states_[std::type_index(typeid(T))];
+    if (!state) state = std::make_shared<T>();
+    return std::static_pointer_cast<T>(state);
+  }
+
 private:
   mutable std::mutex lock_;
   std::map<std::string, Factory> factories_, interfaces_;
   std::map<std::string, std::shared_ptr<ServerPort>> guest_ports_;
+  std::map<std::type_index, std::shared_ptr<void>> shared_states_;
 };
 
 /// sm itself, serving the names in `registry`.

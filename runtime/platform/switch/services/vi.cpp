@@ -733,9 +733,11 @@ void host_vblank() {
     if (const auto display = weak.lock()) display->host_vblank();
 }
 
+uint64_t create_managed_display_layer(ServiceRegistry& registry) { return registry.shared_state<Display>()->create_layer(); }
+
 void register_vi(ServiceRegistry& registry) {
-  // One display per registry (per process), shared by every vi session and the binder relay.
-  auto display = std::make_shared<Display>();
+  // One display per registry (per process), shared by every vi session, the binder relay and am's managed layers.
+  auto display = registry.shared_state<Display>();
   {
     std::lock_guard guard(displays_lock);
     std::erase_if(displays, [](const std::weak_ptr<Display>& weak) { return weak.expired(); });

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -29,6 +30,7 @@ constexpr Result device_not_found = make_result(audio_module, 1);
 constexpr Result unsupported_sample_rate = make_result(audio_module, 3);
 constexpr Result buffer_ring_full = make_result(audio_module, 8);
 constexpr Result invalid_address_info = make_result(audio_module, 42);
+constexpr Result invalid_volume = make_result(audio_module, 6); ///< kiln's choice for a negative or NaN volume
 constexpr uint32_t sample_rate = audio_device_rate, channel_count = audio_device_channels, sample_format_pcm16 = 2;
 constexpr uint32_t state_started = 0, state_stopped = 1;
 constexpr size_t max_appended_buffers = 32; ///< kiln's ring size
@@ -39,6 +41,11 @@ constexpr size_t device_name_size = 0x100;
 struct AudioOutBuffer {
   uint64_t next, buffer, buffer_size, data_size, data_offset;
 };
+
+/// Each sample times `volume`, saturated to the 16-bit range.
+void scale(std::vector<int16_t>& samples, float volume) {
+  for (int16_t& sample : samples) sample = static_cast<int16_t>(std::clamp(std::lround(sample * volume), -32768l, 32767l));
+}
 
 class AudioOut final : public ipc::ServiceObject {
 public:
@@ -64,6 +71,11 @@ public:
         {6, "ContainsAudioOutBuffer", ipc::bind<&AudioOut::contains_buffer>},
         {7, "AppendAudioOutBufferAuto", ipc::bind<&AudioOut::append_buffer>},
         {8, "GetReleasedAudioOutBufferAuto", ipc::bind<&AudioOut::get_released_buffers>},
+        {9, "GetAudioOutBufferCount", ipc::bind<&AudioOut::get_buffer_count>},
+        {10, "GetAudioOutPlayedSampleCount", ipc::bind<&AudioOut::get_played_sample_count>},
+        {11, "FlushAudioOutBuffers", ipc::bind<&AudioOut::flush_buffers>},
+        {12, "SetAudioOutVolume", ipc::bind<&AudioOut::set_volume>},
+        {13, "GetAudioOutVolume", ipc::bind<&AudioOut::get_volume>},
     };
     return table;
   }
@@ -134,6 +146,41 @@ public:
     return success;
   }
 
+  /// Buffers appended and not yet released (the one playing included).
+  Result get_buffer_count(ipc::Context& c) {
+    std::lock_guard lock(lock_);
+    c.write<uint32_t>(static_cast<uint32_t>(queued_.size() + (playing_ ? 1 : 0)));
+    return success;
+  }
+  /// Sample frames (one per channel pair) of the buffers played to their end.
+  Result get_played_sample_count(ipc::Context& c) {
+    std::lock_guard lock(lock_);
+    c.write<uint64_t>(played_frames_);
+    return success;
+  }
+  /// Releases every buffer still waiting to play (not the one playing), unplayed; whether there was one.
+  Result flush_buffers(ipc::Context& c) {
+    std::lock_guard lock(lock_);
+    const bool flushed = !queued_.empty();
+    for (const Queued& q : queued_) released_.push_back(q.tag);
+    queued_.clear();
+    if (flushed) c.kernel().signal(*event_);
+    c.write<uint8_t>(flushed);
+    return success;
+  }
+  Result set_volume(ipc::Context& c) {
+    const float volume = c.read<float>();
+    if (!(volume >= 0.0f)) return invalid_volume; // negative or NaN
+    std::lock_guard lock(lock_);
+    volume_ = volume;
+    return success;
+  }
+  Result get_volume(ipc::Context& c) {
+    std::lock_guard lock(lock_);
+    c.write(volume_);
+    return success;
+  }
+
 private:
   struct Queued {
     uint64_t tag, address, size;
@@ -152,6 +199,7 @@ private:
       // The samples as they are now: the guest may not touch a buffer until it is released.
       std::vector<int16_t> samples(buffer.size / sizeof(int16_t));
       std::memcpy(samples.data(), rt::host_pointer(buffer.address), samples.size() * sizeof(int16_t));
+      if (volume_ != 1.0f) scale(samples, volume_);
       lock.unlock();
       destination_->play(samples);
       const auto now = clock::now();
@@ -161,6 +209,7 @@ private:
       wake_.wait_until(lock, next_start, [&] { return quit_; });
       if (quit_) return;
       playing_.reset();
+      played_frames_ += samples.size() / channel_count;
       released_.push_back(buffer.tag);
       kernel_->signal(*event_);
     }
@@ -175,6 +224,8 @@ private:
   std::deque<Queued> queued_;
   std::deque<uint64_t> released_;
   std::optional<uint64_t> playing_;
+  uint64_t played_frames_ = 0;
+  float volume_ = 1.0f;
   std::thread player_; ///< started by the first Start
 };
 

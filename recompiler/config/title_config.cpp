@@ -125,7 +125,7 @@ Changes parse_changes(const TableFields& root, const std::filesystem::path& base
 
 TitleConfig load_title_config(const std::filesystem::path& path) {
   if (!std::filesystem::is_regular_file(path)) throw Error(in_file(path.string()), "no such config file");
-  const std::vector<uint8_t> bytes = read_file(path);
+  const std::vector<uint8_t> bytes = read_file(path, kiln::input::text);
   return parse_title_config(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path);
 }
 
@@ -175,7 +175,7 @@ std::filesystem::path find_title_config(const std::filesystem::path& executable,
   std::sort(candidates.begin(), candidates.end());
   for (const auto& candidate : candidates) {
     // A cheap textual check first: only a config naming this hash can match.
-    const std::vector<uint8_t> text = read_file(candidate);
+    const std::vector<uint8_t> text = read_file(candidate, kiln::input::text);
     if (std::string_view(reinterpret_cast<const char*>(text.data()), text.size()).find(hash) != std::string_view::npos) return candidate;
   }
   return {};

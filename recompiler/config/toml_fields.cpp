@@ -38,7 +38,7 @@ toml::table parse_toml_text(std::string_view text, const std::string& file) {
 }
 
 toml::table parse_toml_file(const std::string& file) {
-  const std::vector<uint8_t> bytes = read_file(file);
+  const std::vector<uint8_t> bytes = read_file(file, kiln::input::text);
   return parse_toml_text(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), file);
 }
 

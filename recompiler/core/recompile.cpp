@@ -92,7 +92,7 @@ RecompileSummary recompile(const RecompileOptions& options) {
     throw Error("unknown platform '" + options.platform + "' (supported: linux-user, switch, psx)");
   {
     std::error_code ec;
-    const std::vector<uint8_t> head = std::filesystem::is_regular_file(options.input, ec) ? read_file(options.input) : std::vector<uint8_t>{};
+    const std::vector<uint8_t> head = std::filesystem::is_regular_file(options.input, ec) ? read_file(options.input, kiln::input::executable) : std::vector<uint8_t>{};
     if (options.platform == "psx" || is_psx_exe(head)) return recompile_mips(options, true);
     if (elf::is_elf32_mips(head)) return recompile_mips(options, false);
   }

@@ -45,7 +45,7 @@ std::string toml_string(std::string_view text) {
 TitleSetup prepare_title(const std::filesystem::path& input, const std::filesystem::path& config_file, bool find_config,
                          const std::vector<std::string>& patch_sets) {
   TitleSetup setup;
-  setup.bytes = read_file(input);
+  setup.bytes = read_file(input, kiln::input::executable);
   std::filesystem::path file = config_file;
   if (file.empty() && find_config) file = config::find_title_config(input, setup.bytes, source_root());
   if (file.empty()) {

@@ -474,7 +474,7 @@ EmitReport emit_project(const Program& program, const std::filesystem::path& elf
   // Porter sources (hooks, replacements) are copied in, so the project builds on its own (and on a compile farm).
   for (const auto& source : custom.sources) {
     const std::string name = "porter_" + source.filename().string();
-    const std::vector<uint8_t> text = read_file(source);
+    const std::vector<uint8_t> text = read_file(source, kiln::input::text);
     if (write_file_if_changed(options.output / name, std::span<const uint8_t>(text)) == WriteResult::written) ++report.files_written;
     else ++report.files_unchanged;
     written_chunks.insert(name);

@@ -3,23 +3,47 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <string>
 
 #include "runtime/base/error.h"
 
 namespace kiln {
 namespace fs = std::filesystem;
 
-std::vector<uint8_t> read_file(const fs::path& path) {
+namespace {
+std::string size_text(uint64_t bytes) {
+  if (bytes >= input::mib && bytes % input::mib == 0) return std::to_string(bytes / input::mib) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+} // namespace
+
+void refuse_oversized(const fs::path& path, uint64_t size, const InputKind& kind) {
+  throw Error(in_file(path.string()), "the file is " + std::to_string(size) + " bytes, over the " + size_text(kind.max_bytes) +
+                                          " limit for " + kind.what);
+}
+
+std::vector<uint8_t> read_file(const fs::path& path, const InputKind& kind) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw Error(in_file(path.string()), "is a folder, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(in_file(path.string()), with_errno("cannot open for reading"));
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size < 0) throw Error(in_file(path.string()), "cannot determine the file size");
-  in.seekg(0);
-  std::vector<uint8_t> bytes(static_cast<size_t>(size));
-  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size)) {
-    throw Error(in_file(path.string()), "read failed");
+  if (fs::is_regular_file(path, ec)) {
+    const uint64_t size = fs::file_size(path, ec);
+    if (ec) throw Error(in_file(path.string()), "cannot determine the file size: " + ec.message());
+    if (size > kind.max_bytes) refuse_oversized(path, size, kind);
+    std::vector<uint8_t> bytes(static_cast<size_t>(size));
+    if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size)))
+      throw Error(in_file(path.string()), "read failed");
+    return bytes;
   }
+  // A pipe or device: read in pieces, never past the limit.
+  std::vector<uint8_t> bytes;
+  char piece[1 << 16];
+  while (in.read(piece, sizeof piece) || in.gcount() > 0) {
+    bytes.insert(bytes.end(), piece, piece + in.gcount());
+    if (bytes.size() > kind.max_bytes) refuse_oversized(path, bytes.size(), kind);
+  }
+  if (in.bad()) throw Error(in_file(path.string()), "read failed");
   return bytes;
 }
 

@@ -7,10 +7,15 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/base/input_limits.h"
+
 namespace kiln {
 
-/// Reads a whole file; throws kiln::Error naming the path on failure.
-std::vector<uint8_t> read_file(const std::filesystem::path& path);
+/// Reads a whole file of `kind`; throws kiln::Error naming the path on failure, and before reading anything
+/// when the file is larger than the kind's limit (a stream that is not a regular file is read up to it).
+std::vector<uint8_t> read_file(const std::filesystem::path& path, const InputKind& kind = input::any);
+/// The error read_file gives for `size` bytes over `kind`'s limit (for readers that check a size themselves).
+[[noreturn]] void refuse_oversized(const std::filesystem::path& path, uint64_t size, const InputKind& kind);
 
 enum class WriteResult { unchanged, written };
 

@@ -51,7 +51,7 @@ PadScriptText::PadScriptText(std::string_view text, std::string file, std::span<
 }
 
 PadScriptText PadScriptText::from_file(const std::string& path, std::span<const std::string_view> settings) {
-  const std::vector<uint8_t> bytes = read_file(path);
+  const std::vector<uint8_t> bytes = read_file(path, kiln::input::text);
   return PadScriptText(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path, settings);
 }
 

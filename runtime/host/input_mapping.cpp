@@ -4,10 +4,9 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
-#include <fstream>
-#include <sstream>
 
 #include "runtime/base/error.h"
+#include "runtime/base/file_writer.h"
 
 namespace kiln::host {
 namespace {
@@ -94,11 +93,8 @@ InputMapping apply_input_text(std::string_view text, const std::string& path, In
 }
 
 InputMapping apply_input_table(const std::string& path, InputMapping mapping) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(in_file(path), with_errno("cannot open the input configuration"));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return apply_input_text(text.str(), path, std::move(mapping));
+  const std::vector<uint8_t> bytes = read_file(path, input::text);
+  return apply_input_text(std::string(bytes.begin(), bytes.end()), path, std::move(mapping));
 }
 
 } // namespace kiln::host

@@ -48,7 +48,7 @@ void setup_discover_commands(CLI::App& root) {
         else if (!known.count(address)) added.insert(address);
       }
     if (added.empty()) return fmt::print("{}: nothing new (every reached address is already listed)\n", config_file);
-    const std::vector<uint8_t> old = kiln::read_file(config_file);
+    const std::vector<uint8_t> old = kiln::read_file(config_file, kiln::input::text);
     std::string text(old.begin(), old.end());
     if (!text.empty() && text.back() != '\n') text += '\n';
     for (uint64_t address : added) {

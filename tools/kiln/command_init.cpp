@@ -15,7 +15,7 @@
 namespace {
 
 std::string starting_config(const std::filesystem::path& executable, const std::string& title) {
-  const std::vector<uint8_t> bytes = kiln::read_file(executable);
+  const std::vector<uint8_t> bytes = kiln::read_file(executable, kiln::input::executable);
   const kiln::elf::ElfFile elf(bytes, executable.string());
   const kiln::a64::Decoder decoder;
   const kiln::analysis::Program program(elf, decoder);

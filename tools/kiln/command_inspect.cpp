@@ -111,7 +111,7 @@ void print_function(const elf::ElfFile& elf, const Arguments& a, bool module_off
   const std::filesystem::path executable = std::filesystem::path(a.build) / "build" / "program";
   if (!std::filesystem::exists(executable))
     throw Error(in_file(executable.string()), "no built program here: run `kiln build` on the folder `kiln recompile` wrote");
-  const std::vector<uint8_t> host_bytes = read_file(executable);
+  const std::vector<uint8_t> host_bytes = read_file(executable, kiln::input::executable);
   const std::string host_name = fmt::format("g_{:x}", function->start);
   const auto host = host::find_function(host_bytes, executable.string(), host_name);
   if (!host) throw Error(in_file(executable.string()), fmt::format("no {} in its symbol table (inlined into its callers, or stripped)", host_name));
@@ -128,7 +128,7 @@ void print_function(const elf::ElfFile& elf, const Arguments& a, bool module_off
 }
 
 void inspect(const Arguments& a) {
-  const std::vector<uint8_t> bytes = read_file(a.input);
+  const std::vector<uint8_t> bytes = read_file(a.input, kiln::input::executable);
   std::vector<uint8_t> module_elf;
   const bool switch_module = nx::detect_format(bytes).has_value();
   if (switch_module) {

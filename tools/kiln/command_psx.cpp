@@ -181,7 +181,7 @@ void setup_psx_commands(CLI::App& root) {
   make->callback([] {
     const uint32_t address = parse_address(make_address, "--address");
     const uint32_t entry = make_entry.empty() ? address : parse_address(make_entry, "--entry");
-    const std::vector<uint8_t> exe = make_exe(kiln::read_file(make_in), address, entry, parse_address(make_stack, "--stack"));
+    const std::vector<uint8_t> exe = make_exe(kiln::read_file(make_in, kiln::input::executable), address, entry, parse_address(make_stack, "--stack"));
     kiln::psx::parse_psx_exe(exe, make_out); // the loader's checks apply to what we write
     kiln::write_file_if_changed(make_out, std::span<const uint8_t>(exe));
   });
@@ -196,11 +196,11 @@ void setup_psx_commands(CLI::App& root) {
   replay->add_option("--png", png_out, "PNG of the displayed area, as the video output scans it");
   replay->add_option("--vram-in", vram_in, "VRAM dump to start from (textures, CLUTs)");
   replay->callback([] {
-    const std::vector<uint8_t> text = kiln::read_file(words_path);
+    const std::vector<uint8_t> text = kiln::read_file(words_path, kiln::input::gpu_capture);
     const auto writes =
         kiln::psx::parse_gpu_words(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()), words_path);
     kiln::psx::Gpu gpu;
-    if (!vram_in.empty()) kiln::psx::vram_from_bytes(gpu.vram(), kiln::read_file(vram_in), vram_in);
+    if (!vram_in.empty()) kiln::psx::vram_from_bytes(gpu.vram(), kiln::read_file(vram_in, kiln::input::image), vram_in);
     kiln::psx::replay(gpu, writes, words_path);
     kiln::write_file_if_changed(vram_out, kiln::psx::vram_to_bytes(gpu.vram()));
     if (!png_out.empty()) {

@@ -39,7 +39,7 @@ std::string trim(std::string_view text) {
 /// The instruction lines of a .sass file: `//` starts a comment; blank lines are skipped. Each line is assembled
 /// once here so an error names its line.
 std::vector<std::string> read_instructions(const std::string& path) {
-  const std::vector<uint8_t> bytes = kiln::read_file(path);
+  const std::vector<uint8_t> bytes = kiln::read_file(path, kiln::input::gpu_program);
   const std::string text(bytes.begin(), bytes.end());
   std::vector<std::string> lines;
   size_t start = 0, number = 0;

@@ -37,14 +37,15 @@ const char* glsl_extension(spirv::GraphicsStage stage) {
 } // namespace
 
 bool is_raw_graphics_program(const std::string& file) {
-  const std::vector<uint8_t> bytes = read_file(file);
+  const std::vector<uint8_t> bytes = read_file(file, kiln::input::gpu_program);
   return !(bytes.size() >= 4 && bytes[0] == 0x7f && bytes[1] == 'E' && bytes[2] == 'L' && bytes[3] == 'F');
 }
 
 void disassemble_graphics_program(const std::string& file, const std::string& arch) {
-  const std::vector<uint8_t> bytes = read_file(file);
+  const std::vector<uint8_t> bytes = read_file(file, kiln::input::gpu_program);
   const graphics::Arch target = graphics::parse_arch(arch);
   if (target != graphics::Arch::sm75 && target != graphics::Arch::sm86) {
+    if (sass::sm5x::decode_program(bytes, file).instructions.empty()) throw Error(in_file(file), "no instructions after the SPH");
     fmt::print("{}", sass::sm5x::disassemble_program(bytes, file));
     return;
   }
@@ -53,7 +54,9 @@ void disassemble_graphics_program(const std::string& file, const std::string& ar
   fmt::print("// {}: {} program (SPH version {}), code at 0x{:x}\n", file, sass::sm5x::stage_name(header.stage), header.version, kTuringCodeOffset);
   const auto architecture = target == graphics::Arch::sm75 ? sass::sm86::Architecture::sm75 : sass::sm86::Architecture::sm86;
   const std::span<const uint8_t> code = std::span(bytes).subspan(kTuringCodeOffset);
-  for (const auto& instruction : sass::sm86::decode_all(code, {file, "", kTuringCodeOffset}, architecture)) {
+  const std::vector<sass::sm86::Instruction> instructions = sass::sm86::decode_all(code, {file, "", kTuringCodeOffset}, architecture);
+  if (instructions.empty()) throw Error(at_offset(file, kTuringCodeOffset), "no instructions after the SPH");
+  for (const auto& instruction : instructions) {
     fmt::print("        /*{:04x}*/  {:<60} /* 0x{:016x}{:016x} */\n", instruction.offset, sass::sm86::disassemble(instruction) + " ;",
                instruction.word.high, instruction.word.low);
   }
@@ -61,7 +64,7 @@ void disassemble_graphics_program(const std::string& file, const std::string& ar
 
 void translate_graphics_program(const std::string& file, const std::string& arch, const std::string& output, bool glsl,
                                 const std::vector<std::string>& constant_banks, const GraphicsHostOptions& host) {
-  const std::vector<uint8_t> bytes = read_file(file);
+  const std::vector<uint8_t> bytes = read_file(file, kiln::input::gpu_program);
   std::map<uint32_t, std::vector<uint8_t>> banks;
   for (const std::string& entry : constant_banks) {
     const size_t colon = entry.find(':');
@@ -70,7 +73,7 @@ void translate_graphics_program(const std::string& file, const std::string& arch
     if (colon == std::string::npos || colon == 0 || error != std::errc() || end != entry.data() + colon || bank > 17) {
       throw Error(fmt::format("--const-bank '{}': expected BANK:FILE with a bank number 0-17", entry));
     }
-    banks[bank] = read_file(entry.substr(colon + 1));
+    banks[bank] = read_file(entry.substr(colon + 1), kiln::input::gpu_program);
   }
   graphics::TranslateOptions options{.zero_registers = host.zero_registers, .want_glsl = glsl};
   options.backend.gather_bias_bits = host.gather_bias_bits;

@@ -81,9 +81,11 @@ void validate_folder(const std::string& folder) {
     if (entry.is_regular_file() && entry.path().extension() == ".spv") modules.push_back(entry.path());
   }
   std::sort(modules.begin(), modules.end());
+  // A CI gate must not pass on nothing: a folder without modules is an error.
+  if (modules.empty()) throw Error(kiln::in_file(folder), "no .spv modules in this folder: nothing to validate");
   size_t failures = 0;
   for (const auto& path : modules) {
-    const std::vector<uint8_t> bytes = kiln::read_file(path);
+    const std::vector<uint8_t> bytes = kiln::read_file(path, kiln::input::gpu_program);
     std::vector<uint32_t> words(bytes.size() / 4);
     std::memcpy(words.data(), bytes.data(), words.size() * 4);
     std::vector<std::string> messages;

@@ -163,7 +163,7 @@ RgbaImage to_rgba8(const FormatInfo& format, const SurfaceLayout& layout, uint32
 }
 
 std::vector<uint8_t> read_input(const std::string& path, uint64_t offset, uint64_t size) {
-  std::vector<uint8_t> bytes = read_file(path);
+  std::vector<uint8_t> bytes = read_file(path, kiln::input::image);
   if (offset > bytes.size() || bytes.size() - offset < size) {
     throw Error(at_offset(path, offset), fmt::format("the surface needs {} bytes from offset {}, the file has {}",
                                                      size, offset, bytes.size()));
@@ -228,7 +228,7 @@ void setup_texture_commands(CLI::App& root) {
   swizzle_command->add_option("--level", in_level, "mip level a PNG replaces")->capture_default_str();
   swizzle_command->callback([] {
     const SurfaceLayout layout = in_surface.layout(image_path);
-    std::vector<uint8_t> file = base.empty() ? std::vector<uint8_t>(layout.total_size()) : read_file(base);
+    std::vector<uint8_t> file = base.empty() ? std::vector<uint8_t>(layout.total_size()) : read_file(base, kiln::input::image);
     const uint64_t start = base.empty() ? 0 : offset;
     if (start > file.size() || file.size() - start < layout.total_size()) {
       throw Error(at_offset(base, start), fmt::format("the surface needs {} bytes here", layout.total_size()));
@@ -246,7 +246,7 @@ void setup_texture_commands(CLI::App& root) {
       }
       swizzle(layout, in_layer, in_level, region, image.pixels, guest);
     } else {
-      const std::vector<uint8_t> linear = read_file(image_path);
+      const std::vector<uint8_t> linear = read_file(image_path, kiln::input::image);
       if (linear.size() != linear_surface_size(layout)) {
         throw Error(in_file(image_path), fmt::format("raw input has {} bytes, the surface's texels are {}",
                                                      linear.size(), linear_surface_size(layout)));
@@ -272,9 +272,9 @@ void setup_texture_commands(CLI::App& root) {
   gx->callback([] {
     const GxFormat format = parse_gx_format(gx_format);
     if (gx_is_indexed(format) && gx_tlut.empty()) throw Error(gx_format + " needs --tlut");
-    const std::vector<uint8_t> data = read_file(gx_input);
+    const std::vector<uint8_t> data = read_file(gx_input, kiln::input::image);
     if (gx_offset > data.size()) throw Error(at_offset(gx_input, gx_offset), "offset past the end of the file");
-    const std::vector<uint8_t> tlut = gx_tlut.empty() ? std::vector<uint8_t>{} : read_file(gx_tlut);
+    const std::vector<uint8_t> tlut = gx_tlut.empty() ? std::vector<uint8_t>{} : read_file(gx_tlut, kiln::input::image);
     write_png(gx_output, decode_gx(format, gx_width, gx_height, std::span(data).subspan(gx_offset), gx_input, tlut,
                                    parse_gx_tlut_format(gx_tlut_format)));
     log::info("decoded {} {}x{} into {}", gx_format, gx_width, gx_height, gx_output);

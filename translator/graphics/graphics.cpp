@@ -67,6 +67,7 @@ Translation translate_graphics(std::span<const uint8_t> bytes, Arch arch, std::s
     const auto architecture = arch == Arch::sm75 ? sass::sm86::Architecture::sm75 : sass::sm86::Architecture::sm86;
     const std::vector<sass::sm86::Instruction> code =
         sass::sm86::decode_all(bytes.subspan(kTuringCodeOffset), {std::string(name), "", kTuringCodeOffset}, architecture);
+    if (code.empty()) throw Error(at_offset(std::string(name), kTuringCodeOffset), "no instructions after the SPH");
     function = sass::sm86::lower_graphics_program(code, header, std::string(name), {.y_direction = options.y_direction});
     result.instructions = code.size();
   } else {

@@ -42,12 +42,12 @@ target_link_libraries(program PRIVATE kiln_mipsel_runtime)
 bool is_mips_elf(const std::filesystem::path& input) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(input, ec)) return false;
-  std::vector<uint8_t> head = read_file(input);
+  std::vector<uint8_t> head = read_file(input, kiln::input::executable);
   return elf::is_elf32_mips(head);
 }
 
 PsxRecompileReport recompile_mipsel_linux(const PsxRecompileOptions& options) {
-  const std::vector<uint8_t> bytes = read_file(options.input);
+  const std::vector<uint8_t> bytes = read_file(options.input, kiln::input::executable);
   const elf::Elf32MipsProgram program = elf::parse_elf32_mips(bytes, options.input.string());
   // The text is the executable segment holding the entry point (static executables have one).
   size_t text_index = program.segments.size();

@@ -83,7 +83,7 @@ PsxExe parse_psx_exe(std::span<const uint8_t> bytes, std::string name) {
 }
 
 PsxExe load_psx_exe(const std::filesystem::path& path) {
-  const std::vector<uint8_t> bytes = read_file(path);
+  const std::vector<uint8_t> bytes = read_file(path, kiln::input::executable);
   return parse_psx_exe(bytes, path.string());
 }
 

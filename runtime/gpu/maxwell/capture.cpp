@@ -86,7 +86,7 @@ void Capture::save(const std::filesystem::path& path) const {
 }
 
 Capture Capture::load(const std::filesystem::path& path) {
-  const std::vector<uint8_t> file = read_file(path);
+  const std::vector<uint8_t> file = read_file(path, kiln::input::gpu_capture);
   const std::string name = path.string();
   ByteReader header(file, name);
   const auto start = header.bytes(8);

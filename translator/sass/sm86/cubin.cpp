@@ -379,7 +379,7 @@ Cubin parse_cubin(std::span<const uint8_t> bytes, const std::string& file) {
 }
 
 Cubin load_cubin(const std::filesystem::path& path) {
-  const std::vector<uint8_t> bytes = read_file(path);
+  const std::vector<uint8_t> bytes = read_file(path, kiln::input::gpu_program);
   return parse_cubin(bytes, path.string());
 }
 

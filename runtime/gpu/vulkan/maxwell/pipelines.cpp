@@ -53,7 +53,7 @@ uint64_t PipelineDescription::hash() const {
 
 PipelineCache::PipelineCache(const Context& context, std::filesystem::path file) : context_(context), file_(std::move(file)) {
   std::vector<uint8_t> initial;
-  if (!file_.empty() && std::filesystem::exists(file_)) initial = read_file(file_);
+  if (!file_.empty() && std::filesystem::exists(file_)) initial = read_file(file_, kiln::input::pipeline_cache);
   // A cache from another driver or device is ignored by Vulkan itself (header check), so any file is safe here.
   cache_ = context.device().createPipelineCacheUnique({{}, initial.size(), initial.data()});
   // The context enables these where offered.

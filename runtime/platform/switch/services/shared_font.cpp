@@ -61,7 +61,7 @@ public:
       std::vector<uint8_t> bytes;
       try {
         if (!std::filesystem::is_regular_file(path)) throw Error(fmt::format("{}: no such file", path.string()));
-        bytes = read_file(path);
+        bytes = read_file(path, kiln::input::font);
       } catch (const Error& e) {
         c.kernel().report_once(fmt::format("pl:u font {}", type),
                                fmt::format("pl:u: shared font {} ({}) is not loaded: {}; its commands reply {:#x}", font_type_names[type],

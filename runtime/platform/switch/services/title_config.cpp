@@ -28,7 +28,7 @@ std::string host_path(const std::string& path, const toml::node& node, const std
 } // namespace
 
 void load_title_config(const std::string& path, SystemSettings& settings) {
-  const std::vector<uint8_t> bytes = read_file(path);
+  const std::vector<uint8_t> bytes = read_file(path, kiln::input::text);
   toml::table root;
   try {
     root = toml::parse(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path);

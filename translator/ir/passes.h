@@ -12,6 +12,13 @@ size_t fold_constants(Function& function);
 /// Returns the number of removed nodes.
 size_t eliminate_dead_code(Function& function);
 
+/// A deep copy: the backend expands ops on a copy of the function it is given.
+Function clone(const Function& function);
+
+/// Replaces each f32 FFma by its exact integer sequence (integer_fma.h), the FP64-free lowering that
+/// spirv::FmaMode::exact_f32 selects. Returns the number of FFmas replaced.
+size_t expand_f32_fma(Function& function);
+
 /// verify, then fold and DCE until nothing changes (verifying after every pass).
 void run_passes(Function& function);
 

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "translator/ir/integer_fma.h"
+
 namespace kiln::ir {
 namespace {
 
@@ -151,8 +153,10 @@ std::optional<uint64_t> evaluate_float(Op op, Type type, std::span<const TypedBi
   case Op::FMax: return float_binary(type, a, b, [](auto x, auto y) { return float_max(x, y); });
   case Op::FFma:
     if (type == Type::F32) {
-      return float_bits(std::fma(std::bit_cast<float>(static_cast<uint32_t>(a)), std::bit_cast<float>(static_cast<uint32_t>(b)),
-                                 std::bit_cast<float>(static_cast<uint32_t>(args[2].bits))));
+      // NaN results follow integer_fma_f32's rule (the default lowering) rather than the host CPU's.
+      const auto a32 = static_cast<uint32_t>(a), b32 = static_cast<uint32_t>(b), c32 = static_cast<uint32_t>(args[2].bits);
+      const auto fused = static_cast<uint32_t>(float_bits(std::fma(std::bit_cast<float>(a32), std::bit_cast<float>(b32), std::bit_cast<float>(c32))));
+      return fma_f32_nan_rule(a32, b32, c32, fused);
     }
     return double_bits(std::fma(std::bit_cast<double>(a), std::bit_cast<double>(b), std::bit_cast<double>(args[2].bits)));
   case Op::FNeg: return a ^ (type == Type::F32 ? 0x80000000u : 0x8000000000000000u);

@@ -1,5 +1,7 @@
 #include "translator/ir/rounding.h"
 
+#include "translator/ir/integer_fma.h"
+
 namespace kiln::ir {
 
 ValueId round_towards(Builder& b, ValueId rounded, ValueId error, Rounding mode) {
@@ -38,6 +40,8 @@ ValueId round_towards(Builder& b, ValueId rounded, ValueId error, Rounding mode)
 }
 
 ValueId rounded_add(Builder& b, ValueId a, ValueId bv, Rounding mode) {
+  // a × 1 + b is exactly a + b, overflow and signed zeros included.
+  if (mode != Rounding::nearest && b.function().insts[a].type == Type::F32) return integer_fma_f32(b, a, b.f32(1.0f), bv, mode);
   const ValueId result = b.op(Op::FAdd, a, bv);
   if (mode == Rounding::nearest) return result;
   // TwoSum: the exact error of the rounded sum.
@@ -48,36 +52,25 @@ ValueId rounded_add(Builder& b, ValueId a, ValueId bv, Rounding mode) {
 }
 
 ValueId rounded_mul(Builder& b, ValueId a, ValueId bv, Rounding mode) {
+  if (mode != Rounding::nearest && b.function().insts[a].type == Type::F32) return integer_fma_f32(b, a, bv, std::nullopt, mode);
   const ValueId result = b.op(Op::FMul, a, bv);
   if (mode == Rounding::nearest) return result;
   return round_towards(b, result, b.op(Op::FFma, a, bv, b.op(Op::FNeg, result)), mode); // exact product error
 }
 
 ValueId rounded_fma(Builder& b, ValueId a, ValueId bv, ValueId c, Rounding mode) {
+  if (mode != Rounding::nearest && b.function().insts[a].type == Type::F32) return integer_fma_f32(b, a, bv, c, mode);
   const ValueId result = b.op(Op::FFma, a, bv, c);
   if (mode == Rounding::nearest) return result;
-  ValueId error;
-  if (b.function().insts[result].type == Type::F64) {
-    // a*b = p + e exactly (the product's error from an exact FFma), p + c = s + t exactly (TwoSum); the sign of
-    // ((s - r) + t) + e is that of the exact value minus the rounded result r, unless that difference is below
-    // about 2^-50 of an ulp of r (then the rounding may step the wrong way).
-    const ValueId p = b.op(Op::FMul, a, bv);
-    const ValueId e = b.op(Op::FFma, a, bv, b.op(Op::FNeg, p));
-    const ValueId s = b.op(Op::FAdd, p, c);
-    const ValueId b_virtual = b.op(Op::FSub, s, p);
-    const ValueId t = b.op(Op::FAdd, b.op(Op::FSub, p, b.op(Op::FSub, s, b_virtual)), b.op(Op::FSub, c, b_virtual));
-    error = b.op(Op::FAdd, b.op(Op::FAdd, b.op(Op::FSub, s, result), t), e);
-  } else {
-    // The f32 product is exact in f64; TwoSum splits product + c exactly into s + t, and (s - r) + t has the
-    // sign of the exact value minus the rounded result r.
-    const auto wide = [&](ValueId x) { return b.convert(Op::FConvert, Type::F64, x); };
-    const ValueId product = b.op(Op::FMul, wide(a), wide(bv));
-    const ValueId wide_c = wide(c);
-    const ValueId s = b.op(Op::FAdd, product, wide_c);
-    const ValueId b_virtual = b.op(Op::FSub, s, product);
-    const ValueId t = b.op(Op::FAdd, b.op(Op::FSub, product, b.op(Op::FSub, s, b_virtual)), b.op(Op::FSub, wide_c, b_virtual));
-    error = b.op(Op::FAdd, b.op(Op::FSub, s, wide(result)), t);
-  }
+  // a*b = p + e exactly (the product's error from an exact FFma), p + c = s + t exactly (TwoSum); the sign of
+  // ((s - r) + t) + e is that of the exact value minus the rounded result r, unless that difference is below
+  // about 2^-50 of an ulp of r (then the rounding may step the wrong way).
+  const ValueId p = b.op(Op::FMul, a, bv);
+  const ValueId e = b.op(Op::FFma, a, bv, b.op(Op::FNeg, p));
+  const ValueId s = b.op(Op::FAdd, p, c);
+  const ValueId b_virtual = b.op(Op::FSub, s, p);
+  const ValueId t = b.op(Op::FAdd, b.op(Op::FSub, p, b.op(Op::FSub, s, b_virtual)), b.op(Op::FSub, c, b_virtual));
+  const ValueId error = b.op(Op::FAdd, b.op(Op::FAdd, b.op(Op::FSub, s, result), t), e);
   return round_towards(b, result, error, mode);
 }
 

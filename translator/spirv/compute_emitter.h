@@ -11,6 +11,10 @@
 
 namespace kiln::spirv {
 
+/// The function to emit under `options` (emit_fma.cpp): `function` itself, or a copy in `storage` with f32 FFma
+/// expanded for FmaMode::exact_f32. Throws kiln::Error for f64 on a host without it.
+const ir::Function& lower_float_modes(const ir::Function& function, const FloatOptions& options, std::optional<ir::Function>& storage);
+
 class ComputeEmitter {
 public:
   friend class GraphicsEmitter; ///< graphics stages reuse the computing ops and the structured control flow

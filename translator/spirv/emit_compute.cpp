@@ -14,7 +14,8 @@
 namespace kiln::spirv {
 
 std::vector<uint32_t> emit_compute(const ir::Function& function, const ComputeOptions& options) {
-  return ComputeEmitter(function, options).emit();
+  std::optional<ir::Function> expanded;
+  return ComputeEmitter(lower_float_modes(function, options.floats, expanded), options).emit();
 }
 
 ComputeEmitter::ComputeEmitter(const ir::Function& function, const ComputeOptions& options)

@@ -8,6 +8,8 @@
 //                     barriers (hosts whose subgroup size is not 32, such as lavapipe's 8), or subgroup operations
 //                     when the pipeline runs with a required subgroup size of 32.
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "translator/ir/ir.h"
@@ -16,9 +18,28 @@ namespace kiln::spirv {
 
 enum class WarpModel { Emulated, Subgroup };
 
+/// How FFma (one rounding) is lowered; the runtime picks it from the host's profile, `--fma` on the command line.
+enum class FmaMode : uint8_t {
+  exact_f32, ///< default: correctly rounded on 32-bit integers (translator/ir/integer_fma.h), no FP64 needed
+  fused,     ///< GLSL.std.450 Fma: for hosts whose profile says their Fma rounds once
+  exact_f64, ///< correctly rounded through f64 and round-to-odd: needs shaderFloat64 (1/32-1/64 rate on consumer GPUs)
+};
+/// "exact" | "fused" | "f64", as `--fma` takes them; nullopt otherwise.
+std::optional<FmaMode> parse_fma_mode(std::string_view text);
+std::string_view fma_mode_name(FmaMode mode);
+
+/// What the float lowering may use on the host; shared by the compute and graphics backends.
+struct FloatOptions {
+  FmaMode fma = FmaMode::exact_f32;
+  /// false on hosts without shaderFloat64: a double-precision guest instruction is then an error naming its
+  /// guest address (there is no f64 emulation), and FmaMode::exact_f64 is refused.
+  bool host_float64 = true;
+};
+
 struct ComputeOptions {
   WarpModel warp_model = WarpModel::Emulated;
   bool debug_names = true;
+  FloatOptions floats;
 };
 
 constexpr uint32_t const_bank_binding = 0;

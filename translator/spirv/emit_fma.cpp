@@ -1,17 +1,75 @@
-// Fused multiply-add with a single rounding, as FFMA/DFMA compute it. Vulkan's Fma may round twice (lavapipe
-// does), so the backend builds it from exact transformations (Boldo & Melquiond, "Emulation of FMA and
-// correctly rounded sums: proved algorithms using rounding to odd", IEEE TC 2008):
+// Fused multiply-add with a single rounding, as FFMA/DFMA compute it, lowered as FloatOptions::fma says:
+//   exact_f32 (default): f32 FFma is expanded before emission into integer code (translator/ir/integer_fma.h),
+//        so no module needs FP64 for it; f64 FFma (a double-precision guest instruction) as under exact_f64.
+//   fused: GLSL.std.450 Fma, one rounding on hosts whose profile says so (lavapipe's may round twice).
+//   exact_f64: built from exact transformations (Boldo & Melquiond, "Emulation of FMA and correctly rounded
+//        sums: proved algorithms using rounding to odd", IEEE TC 2008):
 //   f32: the product is exact in f64; the sum is rounded to odd in f64, then to nearest f32.
 //   f64: Dekker's exact product and Knuth's TwoSum, a round-to-odd sum of the low parts, one final rounding.
 //        Exact unless the product's low part underflows (|a*b| below about 2^-969) or the product is within an
 //        ulp of overflowing; non-finite inputs take the plain a*b+c path, which is what fma gives for them.
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include "runtime/base/error.h"
+#include "translator/ir/passes.h"
 #include "translator/spirv/compute_emitter.h"
 
 namespace kiln::spirv {
 
 namespace {
+
 constexpr uint64_t f64_bits(double value) { return std::bit_cast<uint64_t>(value); }
+
+/// The first instruction of `block` (nested constructs included) with an f64 result, or nullptr.
+const ir::Inst* first_double(const ir::Function& function, const ir::Block& block) {
+  for (const ir::Node& node : block.nodes) {
+    if (node.kind == ir::NodeKind::Inst && function.insts[node.value].type == ir::Type::F64) return &function.insts[node.value];
+    for (const ir::Block* inner : {node.body.get(), node.else_body.get()}) {
+      if (!inner) continue;
+      if (const ir::Inst* found = first_double(function, *inner)) return found;
+    }
+  }
+  return nullptr;
+}
+
 } // namespace
+
+std::optional<FmaMode> parse_fma_mode(std::string_view text) {
+  if (text == "exact") return FmaMode::exact_f32;
+  if (text == "fused") return FmaMode::fused;
+  if (text == "f64") return FmaMode::exact_f64;
+  return std::nullopt;
+}
+
+std::string_view fma_mode_name(FmaMode mode) {
+  switch (mode) {
+  case FmaMode::exact_f32: return "exact";
+  case FmaMode::fused: return "fused";
+  case FmaMode::exact_f64: return "f64";
+  }
+  return "?";
+}
+
+const ir::Function& lower_float_modes(const ir::Function& function, const FloatOptions& options, std::optional<ir::Function>& storage) {
+  if (!options.host_float64) {
+    if (options.fma == FmaMode::exact_f64) throw Error("FMA mode f64 needs shaderFloat64, which this host lacks");
+    if (const ir::Inst* inst = first_double(function, function.body)) {
+      throw Error(fmt::format("double-precision guest instruction at {:#x} ({} on f64): this host has no shaderFloat64 and "
+                              "f64 is not emulated",
+                              inst->guest_address, ir::op_name(inst->op)));
+    }
+  }
+  if (options.fma != FmaMode::exact_f32) return function;
+  const bool has_f32_fma = std::any_of(function.insts.begin(), function.insts.end(),
+                                       [](const ir::Inst& inst) { return inst.op == ir::Op::FFma && inst.type == ir::Type::F32; });
+  if (!has_f32_fma) return function;
+  storage = ir::clone(function);
+  ir::expand_f32_fma(*storage);
+  return *storage;
+}
 
 uint32_t ComputeEmitter::exact(spv::Op opcode, uint32_t type, uint32_t a, uint32_t b) {
   const uint32_t result = binary(opcode, type, a, b);
@@ -50,8 +108,12 @@ uint32_t ComputeEmitter::ext_abs(uint32_t x) {
 }
 
 uint32_t ComputeEmitter::emit_fma(const ir::Inst& inst) {
-  const uint32_t f64 = builder_.type_float(64);
   const uint32_t a = value(inst.args[0]), b = value(inst.args[1]), c = value(inst.args[2]);
+  if (options_.floats.fma == FmaMode::fused) return builder_.ext(type_of(inst.type), GLSLstd450Fma, {a, b, c});
+  if (inst.type == ir::Type::F32 && options_.floats.fma == FmaMode::exact_f32) {
+    throw Error("SPIR-V backend: f32 FFma reached the emitter unexpanded under FMA mode exact");
+  }
+  const uint32_t f64 = builder_.type_float(64);
   if (inst.type == ir::Type::F32) {
     const uint32_t product = exact(spv::Op::OpFMul, f64, builder_.op(spv::Op::OpFConvert, f64, {a}), builder_.op(spv::Op::OpFConvert, f64, {b}));
     const uint32_t sum = add_round_to_odd(product, builder_.op(spv::Op::OpFConvert, f64, {c}));

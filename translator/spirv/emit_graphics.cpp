@@ -36,11 +36,12 @@ uint32_t varying_location(uint32_t address) {
 
 std::vector<uint32_t> emit_graphics(const ir::Function& function, const GraphicsInterface& interface,
                                     const GraphicsOptions& options) {
-  return GraphicsEmitter(function, interface, options).emit();
+  std::optional<ir::Function> expanded;
+  return GraphicsEmitter(lower_float_modes(function, options.floats, expanded), interface, options).emit();
 }
 
 GraphicsEmitter::GraphicsEmitter(const ir::Function& function, const GraphicsInterface& interface, const GraphicsOptions& options)
-    : function_(function), interface_(interface), options_(options), core_(function, ComputeOptions{.debug_names = options.debug_names}) {
+    : function_(function), interface_(interface), options_(options), core_(function, ComputeOptions{.debug_names = options.debug_names, .floats = options.floats}) {
   core_.stage_ops = [this](const ir::Inst& inst) { return emit_stage_op(inst); };
 }
 

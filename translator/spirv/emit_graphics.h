@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "translator/ir/ir.h"
+#include "translator/spirv/emit_compute.h"
 
 namespace kiln::spirv {
 
@@ -87,6 +88,7 @@ struct GraphicsOptions {
   /// Fragment programs drawn with a source-1 blend factor on target 0: colour output 1 (Maxwell's second blend
   /// source, SPH omap target 1) becomes Location 0 Index 1 instead of an attachment of its own.
   bool dual_source_blend = false;
+  FloatOptions floats; ///< FMA lowering and FP64 availability (emit_compute.h)
 };
 
 constexpr uint32_t graphics_const_bank_binding(uint32_t bank) { return bank; }

@@ -1,4 +1,4 @@
-// The float -> half conversion of the .F16 texture result forms (sass/sm5x/half_bits.h), evaluated with the IR's
+// The float -> half conversion of the .F16 texture result forms (translator/ir/half_bits.h), evaluated with the IR's
 // CPU reference and compared with the compiler's own IEEE conversion (_Float16, or F16C under clang 14: round to nearest even).
 #include <catch2/catch.hpp>
 
@@ -13,7 +13,7 @@
 
 #include "translator/ir/builder.h"
 #include "translator/ir/reference.h"
-#include "translator/sass/sm5x/half_bits.h"
+#include "translator/ir/half_bits.h"
 
 namespace {
 
@@ -42,7 +42,7 @@ uint32_t evaluate_bits(const ir::Function& function, ir::ValueId result) {
 uint32_t converted(uint32_t float_bits) {
   ir::Function function;
   ir::Builder b(function);
-  const ir::ValueId result = sass::sm5x::half_bits(b, b.u32(float_bits));
+  const ir::ValueId result = ir::half_bits(b, b.u32(float_bits));
   return evaluate_bits(function, result);
 }
 

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "translator/ir/half_bits.h"
 #include "translator/ir/texture.h"
-#include "translator/sass/sm5x/half_bits.h"
 #include "translator/sass/sm5x/lower_context.h"
 
 namespace kiln::sass::sm5x {
@@ -61,7 +61,7 @@ std::optional<uint32_t> scalar_mask(bool two_pairs, int64_t code) {
 
 /// Two results in one register as halves, the first in the low 16 bits.
 ValueId pack_halves(ir::Builder& b, ValueId low, ValueId high) {
-  return b.op(Op::Or, half_bits(b, low), b.op(Op::Shl, half_bits(b, high), b.u32(16)));
+  return b.op(Op::Or, ir::half_bits(b, low), b.op(Op::Shl, ir::half_bits(b, high), b.u32(16)));
 }
 
 } // namespace

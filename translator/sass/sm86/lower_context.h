@@ -84,8 +84,8 @@ private:
   ValueId flush(ValueId value, bool ftz);
 
   // lower_half.cpp
-  ValueId half_to_double(ValueId bits16);
-  ValueId double_to_half(ValueId value);
+  ValueId half_to_float(ValueId bits16); ///< exact
+  ValueId float_to_half(ValueId value);  ///< round to nearest even
   std::array<ValueId, 2> half_pair(const Operand& source);
   void lower_half_arith(const Instruction& instruction);
   void lower_f2fp(const Instruction& instruction);

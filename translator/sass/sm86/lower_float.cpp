@@ -187,15 +187,15 @@ void Lowerer::lower_f2f(const Instruction& instruction) {
   const bool directed = instruction.has(Modifier::RZ) || instruction.has(Modifier::RM) || instruction.has(Modifier::RP);
   if (types[0] == Modifier::F16 && types[1] == Modifier::F32 && !directed) {
     // One rounding to nearest even, into the low half (Turing's half conversions; Ampere uses F2FP).
-    write_register(operand(instruction, 0), double_to_half(b_.convert(Op::FConvert, Type::F64, flush(source_f32(source), instruction.has(Modifier::FTZ)))));
+    write_register(operand(instruction, 0), float_to_half(flush(source_f32(source), instruction.has(Modifier::FTZ))));
     return;
   }
   if (types[0] == Modifier::F32 && types[1] == Modifier::F16) {
     if (!source.suffix.empty() || source.kind != OperandKind::gpr) throw Error("F2F.F32.F16 from this operand form is not translated yet");
-    ValueId value = half_to_double(b_.op(Op::And, source_bits(source), u32(0xffff)));
+    ValueId value = half_to_float(b_.op(Op::And, source_bits(source), u32(0xffff)));
     if (source.absolute) value = b_.op(Op::FAbs, value);
     if (source.negate) value = b_.op(Op::FNeg, value);
-    write_register(operand(instruction, 0), to_bits(b_.convert(Op::FConvert, Type::F32, value)));
+    write_register(operand(instruction, 0), to_bits(value));
     return;
   }
   if (types[0] == Modifier::F16 || types[1] == Modifier::F16) throw Error("F2F between these types is not translated yet");

@@ -1,7 +1,10 @@
-// Half precision: HADD2/HMUL2/HFMA2 on pairs of halves and F2FP.PACK_AB. Each lane is computed in f64, where sums,
-// products and fused products of halves are exact, and rounded to half once (round to nearest even) by integer
-// code, so results are correctly rounded without Float16 support on the host GPU.
+// Half precision: HADD2/HMUL2/HFMA2 on pairs of halves and F2FP.PACK_AB, in f32 without FP64 or Float16 on the
+// host. Each lane's f32 result is rounded to half once more by integer code (translator/ir/half_bits.h), and that
+// second rounding is exact: a sum or product of halves rounded to f32 (24 >= 2 x 11 + 2 bits) rounds to the same
+// half as the exact value (Figueroa, "When is double rounding innocuous?", SIGNUM 1995); HFMA2's product is exact
+// in f32 and its sum is rounded to odd in f32 (24 >= 11 + 2 bits: Boldo & Melquiond, IEEE TC 2008).
 #include "runtime/base/error.h"
+#include "translator/ir/half_bits.h"
 #include "translator/sass/sm86/lower_context.h"
 
 namespace kiln::sass::sm86 {
@@ -9,7 +12,28 @@ namespace kiln::sass::sm86 {
 using ir::Op;
 using ir::Type;
 
-ir::ValueId Lowerer::half_to_double(ValueId bits16) {
+namespace {
+
+/// x + y (F32) rounded to odd: TwoSum gives the exact error, and an inexact sum with an even last bit moves one
+/// unit towards the exact value. Exact for every finite x, y whose sum does not overflow.
+ir::ValueId add_round_to_odd(ir::Builder& b, ir::ValueId x, ir::ValueId y) {
+  const ir::ValueId sum = b.op(Op::FAdd, x, y);
+  const ir::ValueId y_virtual = b.op(Op::FSub, sum, x);
+  const ir::ValueId x_virtual = b.op(Op::FSub, sum, y_virtual);
+  const ir::ValueId error = b.op(Op::FAdd, b.op(Op::FSub, x, x_virtual), b.op(Op::FSub, y, y_virtual));
+  const ir::ValueId bits = b.convert(Op::Bitcast, Type::U32, sum);
+  const ir::ValueId error_bits = b.convert(Op::Bitcast, Type::U32, error);
+  const ir::ValueId inexact = b.op(Op::FOrdNe, error, b.f32(0.0f));
+  const ir::ValueId even = b.op(Op::IEq, b.op(Op::And, bits, b.u32(1)), b.u32(0));
+  // Same sign: the exact magnitude is larger, so the bits go up by one; otherwise down.
+  const ir::ValueId same_sign = b.op(Op::IEq, b.op(Op::LShr, b.op(Op::Xor, bits, error_bits), b.u32(31)), b.u32(0));
+  const ir::ValueId stepped = b.select(same_sign, b.op(Op::IAdd, bits, b.u32(1)), b.op(Op::ISub, bits, b.u32(1)));
+  return b.convert(Op::Bitcast, Type::F32, b.select(b.op(Op::LAnd, inexact, even), stepped, bits));
+}
+
+} // namespace
+
+ir::ValueId Lowerer::half_to_float(ValueId bits16) {
   // Exact: normals rebias the exponent, subnormals are mantissa * 2^-24, infinities and NaNs keep their payload.
   const ValueId sign = b_.op(Op::Shl, b_.op(Op::And, bits16, u32(0x8000)), u32(16));
   const ValueId exponent = b_.op(Op::And, b_.op(Op::LShr, bits16, u32(10)), u32(0x1f));
@@ -19,30 +43,13 @@ ir::ValueId Lowerer::half_to_double(ValueId bits16) {
   const ValueId subnormal = b_.op(Op::FMul, b_.convert(Op::UToF, Type::F32, mantissa), b_.f32(0x1p-24f));
   ValueId magnitude = b_.convert(Op::Bitcast, Type::F32, b_.select(b_.op(Op::IEq, exponent, u32(0x1f)), special_bits, normal_bits));
   magnitude = b_.select(b_.op(Op::IEq, exponent, u32(0)), subnormal, magnitude);
-  const ValueId with_sign = b_.convert(Op::Bitcast, Type::F32, b_.op(Op::Or, b_.convert(Op::Bitcast, Type::U32, magnitude), sign));
-  return b_.convert(Op::FConvert, Type::F64, with_sign);
+  return b_.convert(Op::Bitcast, Type::F32, b_.op(Op::Or, b_.convert(Op::Bitcast, Type::U32, magnitude), sign));
 }
 
-ir::ValueId Lowerer::double_to_half(ValueId value) {
-  // One rounding to nearest even from the exact f64 value: overflow to infinity from 65520 up, subnormals as
-  // round(|x| * 2^24), normals as round(|x| * 2^(10-e)) - 1024 added to the exponent field (a carry to 2048 moves
-  // into the exponent as it should).
-  const ValueId bits = b_.convert(Op::Bitcast, Type::U64, value);
-  const ValueId sign = b_.op(Op::And, b_.convert(Op::Trunc, Type::U32, b_.op(Op::LShr, bits, u32(48))), u32(0x8000));
-  const ValueId magnitude = b_.op(Op::FAbs, value);
-  const ValueId exponent = b_.op(Op::ISub, b_.op(Op::And, b_.convert(Op::Trunc, Type::U32, b_.op(Op::LShr, bits, u32(52))), u32(0x7ff)), u32(1023));
-  const ValueId scale = b_.convert(Op::Bitcast, Type::F64, b_.op(Op::Shl, b_.convert(Op::ZExt, Type::U64, b_.op(Op::ISub, u32(1033), exponent)), u32(52)));
-  const ValueId scaled = b_.convert(Op::FToU, Type::U32, b_.op(Op::FRoundEven, b_.op(Op::FMul, magnitude, scale)));
-  const ValueId normal = b_.op(Op::ISub, b_.op(Op::IAdd, b_.op(Op::Shl, b_.op(Op::IAdd, exponent, u32(15)), u32(10)), scaled), u32(1024));
-  const ValueId subnormal = b_.convert(Op::FToU, Type::U32, b_.op(Op::FRoundEven, b_.op(Op::FMul, magnitude, b_.f64(0x1p24))));
-  ValueId result = b_.select(b_.op(Op::FOrdLt, magnitude, b_.f64(0x1p-14)), subnormal, normal);
-  result = b_.select(b_.op(Op::FOrdGe, magnitude, b_.f64(65520.0)), u32(0x7c00), result);
-  result = b_.select(b_.op(Op::FIsNan, value), u32(0x7e00), result);
-  return b_.op(Op::Or, result, sign);
-}
+ir::ValueId Lowerer::float_to_half(ValueId value) { return ir::half_bits(b_, b_.convert(Op::Bitcast, Type::U32, value)); }
 
 std::array<ir::ValueId, 2> Lowerer::half_pair(const Operand& source) {
-  // The two lanes (low, high) of a packed source as f64, after its swizzle and |x| / -x.
+  // The two lanes (low, high) of a packed source as f32, after its swizzle and |x| / -x.
   ValueId bits = source_bits(source);
   if (source.kind == OperandKind::immediate && source.immediate_type != ImmediateType::float16x2) {
     throw Error("half operand with a non-half immediate");
@@ -52,7 +59,7 @@ std::array<ir::ValueId, 2> Lowerer::half_pair(const Operand& source) {
   if (source.suffix == "H0_H0") high = low;
   else if (source.suffix == "H1_H1") low = high;
   else if (!source.suffix.empty()) throw Error("half operand swizzle not translated yet");
-  std::array<ValueId, 2> lanes{half_to_double(low), half_to_double(high)};
+  std::array<ValueId, 2> lanes{half_to_float(low), half_to_float(high)};
   for (ValueId& lane : lanes) {
     if (source.absolute) lane = b_.op(Op::FAbs, lane);
     if (source.negate) lane = b_.op(Op::FNeg, lane);
@@ -69,22 +76,22 @@ void Lowerer::lower_half_arith(const Instruction& instruction) {
     switch (instruction.opcode) {
     case Opcode::HADD2: lanes[lane] = b_.op(Op::FAdd, a[lane], bv[lane]); break;
     case Opcode::HMUL2: lanes[lane] = b_.op(Op::FMul, a[lane], bv[lane]); break;
-    default: lanes[lane] = b_.op(Op::FAdd, b_.op(Op::FMul, a[lane], bv[lane]), half_pair(operand(instruction, 3))[lane]); break;
+    default: lanes[lane] = add_round_to_odd(b_, b_.op(Op::FMul, a[lane], bv[lane]), half_pair(operand(instruction, 3))[lane]); break;
     }
     if (instruction.has(Modifier::SAT)) lanes[lane] = b_.op(Op::FSaturate, lanes[lane]);
   }
   if (instruction.has(Modifier::F32)) {
     // .F32: the low lane's half result, widened to a float (Turing fuses __half2float(__hmul(a, b)) into this).
-    write_register(operand(instruction, 0), to_bits(b_.convert(Op::FConvert, Type::F32, half_to_double(double_to_half(lanes[0])))));
+    write_register(operand(instruction, 0), to_bits(half_to_float(float_to_half(lanes[0]))));
     return;
   }
-  write_register(operand(instruction, 0), b_.op(Op::Or, double_to_half(lanes[0]), b_.op(Op::Shl, double_to_half(lanes[1]), u32(16))));
+  write_register(operand(instruction, 0), b_.op(Op::Or, float_to_half(lanes[0]), b_.op(Op::Shl, float_to_half(lanes[1]), u32(16))));
 }
 
 void Lowerer::lower_f2fp(const Instruction& instruction) {
   if (!instruction.has(Modifier::PACK_AB)) throw Error("F2FP forms other than PACK_AB are not translated yet");
   // PACK_AB: the second source in the low half, the first in the high half, each rounded to nearest even.
-  const auto half_of = [&](const Operand& source) { return double_to_half(b_.convert(Op::FConvert, Type::F64, source_f32(source))); };
+  const auto half_of = [&](const Operand& source) { return float_to_half(source_f32(source)); };
   const ValueId low = half_of(operand(instruction, 2));
   const ValueId high = half_of(operand(instruction, 1));
   write_register(operand(instruction, 0), b_.op(Op::Or, low, b_.op(Op::Shl, high, u32(16))));

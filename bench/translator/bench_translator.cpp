@@ -1,6 +1,8 @@
 // Translation throughput over the CUDA corpus (sm_86 cubins): kernels per second for decode + lower (IR passes
-// included) + SPIR-V emission + in-process validation, each stage's share, and the ratio against spirv-val alone
-// on the same modules (the reference measured in the same run). Not a test.
+// included) + SPIR-V emission + in-process validation, per FMA mode (spirv::FmaMode) side by side, with the
+// modules' size and how many need Float64. Not a test.
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <filesystem>
 
@@ -44,10 +46,15 @@ int main(int argc, char** argv) {
       }
     }
   }
-  double decode = 0, lower = 0, emit = 0, validate = 0;
-  std::vector<std::vector<uint32_t>> modules;
+  // Decode and lower do not depend on the FMA mode; emission and validation run once per mode on each function.
+  constexpr std::array modes{kiln::spirv::FmaMode::exact_f32, kiln::spirv::FmaMode::fused, kiln::spirv::FmaMode::exact_f64};
+  struct ModeCost {
+    double emit = 0, validate = 0;
+    size_t words = 0, float64_modules = 0;
+  };
+  std::array<ModeCost, modes.size()> costs{};
+  double decode = 0, lower = 0;
   for (int round = 0; round < rounds; ++round) {
-    modules.clear();
     for (const Entry& entry : kernels) {
       auto start = Clock::now();
       const auto code = kiln::sass::sm86::decode_all(entry.kernel->code, entry.kernel->location(entry.file), entry.architecture);
@@ -55,21 +62,31 @@ int main(int argc, char** argv) {
       start = Clock::now();
       const kiln::ir::Function function = kiln::sass::sm86::lower_kernel(*entry.kernel, code, entry.file);
       lower += seconds_since(start);
-      start = Clock::now();
-      modules.push_back(kiln::spirv::emit_compute(function));
-      emit += seconds_since(start);
-      start = Clock::now();
-      if (!kiln::spirv::validate(modules.back()).empty()) return fmt::print(stderr, "invalid module\n"), 1;
-      validate += seconds_since(start);
+      for (size_t m = 0; m < modes.size(); ++m) {
+        start = Clock::now();
+        const std::vector<uint32_t> module = kiln::spirv::emit_compute(function, {.floats = {.fma = modes[m]}});
+        costs[m].emit += seconds_since(start);
+        start = Clock::now();
+        if (!kiln::spirv::validate(module).empty()) return fmt::print(stderr, "invalid module\n"), 1;
+        costs[m].validate += seconds_since(start);
+        if (round == 0) {
+          costs[m].words += module.size();
+          const auto capabilities = kiln::spirv::declared_capabilities(module);
+          costs[m].float64_modules += std::count(capabilities.begin(), capabilities.end(), spv::Capability::Float64);
+        }
+      }
     }
   }
-  const double total = decode + lower + emit + validate;
   const double translated = static_cast<double>(kernels.size()) * rounds;
   fmt::print("corpus: {} kernels, {} instructions, {} rounds\n", kernels.size(), instructions, rounds);
-  fmt::print("decode+translate+validate: {:.0f} kernels/s, {:.0f} instructions/s\n", translated / total, instructions * rounds / total);
-  fmt::print("  decode   {:5.1f}%\n  lower    {:5.1f}% (IR construction, structurizer, verifier after every pass, folding, DCE)\n"
-             "  emit     {:5.1f}%\n  validate {:5.1f}%\n",
-             100 * decode / total, 100 * lower / total, 100 * emit / total, 100 * validate / total);
-  fmt::print("ratio to spirv-val alone on the same modules: {:.2f}x\n", total / validate);
+  fmt::print("decode {:.1f} us/kernel, lower {:.1f} us/kernel (IR construction, structurizer, verifier after every pass, folding, DCE)\n",
+             1e6 * decode / translated, 1e6 * lower / translated);
+  fmt::print("{:<7} {:>10} {:>10} {:>14} {:>12} {:>12} {:>8}\n", "--fma", "emit us", "val us", "kernels/s", "instr/s", "SPIR-V words", "Float64");
+  for (size_t m = 0; m < modes.size(); ++m) {
+    const double total = decode + lower + costs[m].emit + costs[m].validate;
+    fmt::print("{:<7} {:>10.1f} {:>10.1f} {:>14.0f} {:>12.0f} {:>12} {:>8}\n", kiln::spirv::fma_mode_name(modes[m]), 1e6 * costs[m].emit / translated,
+               1e6 * costs[m].validate / translated, translated / total, instructions * rounds / total, costs[m].words, costs[m].float64_modules);
+  }
+  fmt::print("(kernels/s and instr/s: decode + lower + emit + validate; Float64: modules that declare it)\n");
   return 0;
 }

@@ -77,6 +77,7 @@ void translate_graphics_program(const std::string& file, const std::string& arch
   }
   graphics::TranslateOptions options{.zero_registers = host.zero_registers, .want_glsl = glsl};
   options.backend.gather_bias_bits = host.gather_bias_bits;
+  options.backend.floats = host.floats;
   options.constant_bank_word = [&banks](uint32_t bank, uint32_t offset) -> std::optional<uint32_t> {
     const auto found = banks.find(bank);
     if (found == banks.end() || offset % 4 != 0 || offset + 4 > found->second.size()) return std::nullopt;

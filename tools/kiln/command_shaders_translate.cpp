@@ -34,12 +34,15 @@ struct TranslateOptions {
   std::vector<std::string> constant_banks; ///< raw graphics programs: BANK:FILE
   bool zero_registers = false;             ///< raw graphics programs: host options (seed 002)
   uint32_t gather_bias_bits = 0;
+  std::string fma = "exact";
+  bool no_float64 = false;
 };
 
 void translate(const TranslateOptions& options) {
+  const kiln::spirv::FloatOptions floats{.fma = *kiln::spirv::parse_fma_mode(options.fma), .host_float64 = !options.no_float64};
   if (kiln::cli::is_raw_graphics_program(options.input)) { // SPH + code, not a cubin
     kiln::cli::translate_graphics_program(options.input, options.arch, options.output, options.glsl, options.constant_banks,
-                                          {.zero_registers = options.zero_registers, .gather_bias_bits = options.gather_bias_bits});
+                                          {.zero_registers = options.zero_registers, .gather_bias_bits = options.gather_bias_bits, .floats = floats});
     return;
   }
   const kiln::sass::sm86::Cubin cubin = kiln::sass::sm86::load_cubin(options.input);
@@ -60,7 +63,8 @@ void translate(const TranslateOptions& options) {
   const bool into_folder = kernels.size() > 1;
   if (into_folder) fs::create_directories(options.output);
   const kiln::spirv::ComputeOptions compute{.warp_model = options.warp == "subgroup" ? kiln::spirv::WarpModel::Subgroup
-                                                                                     : kiln::spirv::WarpModel::Emulated};
+                                                                                     : kiln::spirv::WarpModel::Emulated,
+                                            .floats = floats};
   for (const auto* kernel : kernels) {
     const kiln::ir::Function function = kiln::sass::sm86::translate_kernel(*kernel, options.input, architecture);
     if (options.dump_ir) fmt::print("{}", kiln::ir::to_string(function));
@@ -123,6 +127,12 @@ void setup_shader_translate_commands(CLI::App& root) {
   translate_command->add_option("--gather-bias-bits", options.gather_bias_bits,
                                 "raw graphics programs: bias texture gathers by half a step of this many sub-texel bits "
                                 "(the host's subTexelPrecisionBits; non-NVIDIA hosts)")->check(CLI::Range(0, 16));
+  translate_command->add_option("--fma", options.fma,
+                                "single-rounding multiply-add: exact (integer code, no FP64), fused (the host's Fma, for hosts that "
+                                "fuse it) or f64 (exact through doubles: needs shaderFloat64)")
+      ->check(CLI::IsMember({"exact", "fused", "f64"}))->capture_default_str();
+  translate_command->add_flag("--no-float64", options.no_float64,
+                              "the host has no shaderFloat64: a double-precision guest instruction is an error naming its address");
   translate_command->callback([] { translate(options); });
 
   static std::string folder;

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "translator/spirv/emit_compute.h"
+
 namespace kiln::cli {
 
 /// True unless `file` starts with the ELF magic of a cubin.
@@ -20,6 +22,7 @@ void disassemble_graphics_program(const std::string& file, const std::string& ar
 struct GraphicsHostOptions {
   bool zero_registers = false;    ///< registers read before any write start at 0 (Mesa hosts, seed 002 §3.12)
   uint32_t gather_bias_bits = 0;  ///< the host's subTexelPrecisionBits on non-NVIDIA hosts (seed 002 §2.10); 0 = none
+  spirv::FloatOptions floats;     ///< FMA lowering (--fma) and FP64 availability (--no-float64)
 };
 void translate_graphics_program(const std::string& file, const std::string& arch, const std::string& output, bool glsl,
                                 const std::vector<std::string>& constant_banks = {}, const GraphicsHostOptions& host = {});

@@ -31,6 +31,19 @@ void write_validated(const std::string& path, std::span<const uint32_t> words, c
   write_file_if_changed(path, bytes);
 }
 
+std::vector<spv::Capability> declared_capabilities(std::span<const uint32_t> words) {
+  // After the 5-word header, each instruction's first word holds its word count (high half) and opcode.
+  std::vector<spv::Capability> capabilities;
+  for (size_t i = 5; i < words.size();) {
+    const uint32_t count = words[i] >> 16;
+    const auto opcode = static_cast<spv::Op>(words[i] & 0xffff);
+    if (count == 0) break;
+    if (opcode == spv::Op::OpCapability && i + 1 < words.size()) capabilities.push_back(static_cast<spv::Capability>(words[i + 1]));
+    i += count;
+  }
+  return capabilities;
+}
+
 std::string disassemble(std::span<const uint32_t> words) {
   spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_2);
   std::string text;

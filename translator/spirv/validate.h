@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <spirv/unified1/spirv.hpp11>
+
 namespace kiln::spirv {
 
 /// spirv-val's messages for `words`; empty when the module is valid for Vulkan 1.2.
@@ -13,6 +15,9 @@ std::vector<std::string> validate(std::span<const uint32_t> words);
 /// Validates, then writes `words` to `path` (unchanged files are not rewritten). A module that fails
 /// validation is never written: kiln::Error names `what` and the validator's first message.
 void write_validated(const std::string& path, std::span<const uint32_t> words, const std::string& what);
+
+/// The OpCapability operands of a module, in order: the host features it needs (Float64 = shaderFloat64, ...).
+std::vector<spv::Capability> declared_capabilities(std::span<const uint32_t> words);
 
 /// Disassembly text (spirv-dis), for messages and tests.
 std::string disassemble(std::span<const uint32_t> words);

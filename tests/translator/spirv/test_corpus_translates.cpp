@@ -2,9 +2,12 @@
 // SPIR-V and passes spirv-val for Vulkan 1.2, in both warp models, for the sm_86 and the sm_75 cubins alike.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
+#include <regex>
 
+#include "translator/sass/sm86/instruction.h"
 #include "translator/sass/sm86/lower.h"
 #include "translator/spirv/emit_compute.h"
 #include "translator/spirv/validate.h"
@@ -67,4 +70,44 @@ TEST_CASE("every sm_86 corpus kernel translates to SPIR-V that passes spirv-val"
 
 TEST_CASE("every sm_75 corpus kernel translates to SPIR-V that passes spirv-val", "[spirv][corpus]") {
   require_all_translate("sm75");
+}
+
+namespace {
+
+bool declares_float64(const std::vector<uint32_t>& module) {
+  const auto capabilities = spirv::declared_capabilities(module);
+  return std::find(capabilities.begin(), capabilities.end(), spv::Capability::Float64) != capabilities.end();
+}
+
+} // namespace
+
+// Issue 19 point 4: shaderFloat64 only where the guest computes in double precision. A guest instruction is
+// double precision by nvdisasm's text: a D-prefixed float op (DADD, DMUL, DFMA, DSETP, DMNMX), an .F64 type or a
+// 64H MUFU seed.
+TEST_CASE("corpus kernels without double-precision guest instructions declare no Float64 under the default FMA mode", "[spirv][corpus][fma]") {
+  const std::regex double_precision(R"((^|\s|@\S+ )(DADD|DMUL|DFMA|DSETP|DMNMX)\b|\.F64\b|64H\b)");
+  size_t single_kernels = 0, double_kernels = 0, needed_f64_before = 0;
+  for (const char* arch : {"sm86", "sm75"}) {
+    for (const auto& path : cubins(arch)) {
+      const sass::sm86::Cubin cubin = sass::sm86::load_cubin(path);
+      for (const auto& kernel : cubin.kernels) {
+        bool has_double = false;
+        for (const auto& instruction : sass::sm86::decode_all(kernel.code, kernel.location(path.string()), cubin.architecture)) {
+          has_double = has_double || std::regex_search(sass::sm86::disassemble(instruction), double_precision);
+        }
+        const ir::Function function = sass::sm86::translate_kernel(kernel, path.string(), cubin.architecture);
+        INFO(path.filename().string() << ": " << kernel.name);
+        CHECK(declares_float64(spirv::emit_compute(function)) == has_double);
+        CHECK(declares_float64(spirv::emit_compute(function, {.floats = {.fma = spirv::FmaMode::fused}})) == has_double);
+        // exact_f64 (the earlier lowering) makes every f32 FFMA need FP64: what the default avoids.
+        if (!has_double && declares_float64(spirv::emit_compute(function, {.floats = {.fma = spirv::FmaMode::exact_f64}}))) ++needed_f64_before;
+        (has_double ? double_kernels : single_kernels) += 1;
+      }
+    }
+  }
+  WARN(single_kernels << " corpus kernels without and " << double_kernels << " with double-precision instructions; "
+                      << needed_f64_before << " of the former need FP64 under --fma f64");
+  CHECK(single_kernels >= 100);
+  CHECK(needed_f64_before >= 10);
+  CHECK(double_kernels >= 4);
 }

@@ -1,5 +1,6 @@
-// The backend's FP64-free FFma: each f32 FFma node is replaced, in place, by the integer sequence of
-// integer_fma_f32, whose last instruction takes over the FFma's value id so its uses need no rewriting.
+// The backend's FP64-free FFma: each f32 FFma node is replaced, in place, by float_fma_f32's few f32 operations
+// and, inside an If taken only for operands outside their range, integer_fma_f32's integer sequence; the result
+// goes through a local whose load takes over the FFma's value id, so its uses need no rewriting.
 #include "translator/ir/builder.h"
 #include "translator/ir/integer_fma.h"
 #include "translator/ir/passes.h"
@@ -38,8 +39,12 @@ size_t expand_in(Function& function, Block& block) {
     Builder b(function);
     b.set_block(&sequence);
     b.set_guest_address(fma.guest_address);
-    const ValueId result = integer_fma_f32(b, fma.args[0], fma.args[1], fma.args[2], Rounding::nearest);
-    // The sequence ends with the instruction defining `result`; the FFma's id becomes that instruction.
+    const uint32_t local = b.add_local(Type::F32);
+    const auto [fast, in_range] = float_fma_f32(b, fma.args[0], fma.args[1], fma.args[2]);
+    b.store_local(local, fast);
+    b.if_then(b.op(Op::LNot, in_range), [&] { b.store_local(local, integer_fma_f32(b, fma.args[0], fma.args[1], fma.args[2], Rounding::nearest)); });
+    const ValueId result = b.load_local(local);
+    // The sequence ends with the load defining `result`; the FFma's id becomes that instruction.
     sequence.nodes.pop_back();
     function.insts[node.value] = function.insts[result];
     for (Node& part : sequence.nodes) nodes.push_back(std::move(part));

@@ -203,6 +203,54 @@ ValueId IntegerFma::compute(ValueId a_bits, ValueId b_bits, std::optional<ValueI
 
 } // namespace
 
+ValueId add_round_to_odd_f32(Builder& b, ValueId x, ValueId y) {
+  const ValueId sum = b.op(Op::FAdd, x, y);
+  const ValueId y_virtual = b.op(Op::FSub, sum, x);
+  const ValueId x_virtual = b.op(Op::FSub, sum, y_virtual);
+  const ValueId error = b.op(Op::FAdd, b.op(Op::FSub, x, x_virtual), b.op(Op::FSub, y, y_virtual));
+  const ValueId bits = b.convert(Op::Bitcast, Type::U32, sum);
+  const ValueId error_bits = b.convert(Op::Bitcast, Type::U32, error);
+  const ValueId inexact = b.op(Op::FOrdNe, error, b.f32(0.0f));
+  const ValueId even = b.op(Op::IEq, b.op(Op::And, bits, b.u32(1)), b.u32(0));
+  // Same sign: the exact magnitude is larger, so the bits go up by one; otherwise down.
+  const ValueId same_sign = b.op(Op::IEq, b.op(Op::LShr, b.op(Op::Xor, bits, error_bits), b.u32(31)), b.u32(0));
+  const ValueId stepped = b.select(same_sign, b.op(Op::IAdd, bits, b.u32(1)), b.op(Op::ISub, bits, b.u32(1)));
+  return b.convert(Op::Bitcast, Type::F32, b.select(b.op(Op::LAnd, inexact, even), stepped, bits));
+}
+
+std::pair<ValueId, ValueId> float_fma_f32(Builder& b, ValueId a, ValueId bv, ValueId c) {
+  const auto split = [&](ValueId x) { // Veltkamp: 12 high bits and the rest, both exact
+    const ValueId scaled = b.op(Op::FMul, x, b.f32(4097.0f)); // 2^12 + 1
+    const ValueId high = b.op(Op::FSub, scaled, b.op(Op::FSub, scaled, x));
+    return std::pair{high, b.op(Op::FSub, x, high)};
+  };
+  const auto [a_high, a_low] = split(a);
+  const auto [b_high, b_low] = split(bv);
+  const ValueId product = b.op(Op::FMul, a, bv);
+  // Dekker: a*b = product + product_error exactly.
+  ValueId product_error = b.op(Op::FSub, b.op(Op::FMul, a_high, b_high), product);
+  product_error = b.op(Op::FAdd, product_error, b.op(Op::FMul, a_high, b_low));
+  product_error = b.op(Op::FAdd, product_error, b.op(Op::FMul, a_low, b_high));
+  product_error = b.op(Op::FAdd, product_error, b.op(Op::FMul, a_low, b_low));
+  // TwoSum: c + product = high + low exactly.
+  const ValueId high = b.op(Op::FAdd, c, product);
+  const ValueId product_virtual = b.op(Op::FSub, high, c);
+  const ValueId c_virtual = b.op(Op::FSub, high, product_virtual);
+  const ValueId low = b.op(Op::FAdd, b.op(Op::FSub, c, c_virtual), b.op(Op::FSub, product, product_virtual));
+  const ValueId result = b.op(Op::FAdd, high, add_round_to_odd_f32(b, low, product_error));
+
+  const auto magnitude = [&](ValueId x) { return b.op(Op::And, b.convert(Op::Bitcast, Type::U32, x), b.u32(0x7fffffff)); };
+  const auto bits = [](float x) { return std::bit_cast<uint32_t>(x); };
+  const auto within = [&](ValueId m, float low_bound, float high_bound) { // NaN bits lie above every bound
+    return b.op(Op::LAnd, b.op(Op::UGe, m, b.u32(bits(low_bound))), b.op(Op::ULe, m, b.u32(bits(high_bound))));
+  };
+  ValueId in_range = b.op(Op::LAnd, within(magnitude(a), 0x1p-100f, 0x1p100f), within(magnitude(bv), 0x1p-100f, 0x1p100f));
+  in_range = b.op(Op::LAnd, in_range, within(magnitude(product), 0x1p-78f, 0x1.fffffep125f));
+  const ValueId c_magnitude = magnitude(c);
+  const ValueId c_ok = b.op(Op::LOr, b.op(Op::IEq, c_magnitude, b.u32(0)), within(c_magnitude, 0x1p-100f, 0x1.fffffep125f));
+  return {result, b.op(Op::LAnd, in_range, c_ok)};
+}
+
 ValueId integer_fma_f32(Builder& b, ValueId a, ValueId bv, std::optional<ValueId> c, Rounding mode) {
   const auto bits = [&](ValueId x) { return b.convert(Op::Bitcast, Type::U32, x); };
   const std::optional<ValueId> c_bits = c ? std::optional(bits(*c)) : std::nullopt;

@@ -16,9 +16,18 @@ namespace {
 /// The integer sequence built once over three constant operands, evaluated for any operand bits.
 class FmaProgram {
 public:
-  FmaProgram(ir::Rounding mode, test::FmaShape shape) {
+  /// With `fast_path`, what the backend's FFma computes: float_fma_f32 where its operands are in range, else
+  /// integer_fma_f32 (as a select: the evaluator runs straight-line code).
+  FmaProgram(ir::Rounding mode, test::FmaShape shape, bool fast_path = false) {
     ir::Builder b(function_);
     inputs_ = {b.constant(ir::Type::F32, 1), b.constant(ir::Type::F32, 2), b.constant(ir::Type::F32, 3)};
+    if (fast_path) {
+      const auto [fast, in_range] = ir::float_fma_f32(b, inputs_[0], inputs_[1], inputs_[2]);
+      in_range_ = in_range;
+      result_ = b.select(in_range, fast, ir::integer_fma_f32(b, inputs_[0], inputs_[1], inputs_[2], mode));
+      values_.resize(function_.insts.size());
+      return;
+    }
     switch (shape) {
     case test::FmaShape::fma: result_ = ir::integer_fma_f32(b, inputs_[0], inputs_[1], inputs_[2], mode); break;
     case test::FmaShape::multiply: result_ = ir::integer_fma_f32(b, inputs_[0], inputs_[1], std::nullopt, mode); break;
@@ -43,13 +52,17 @@ public:
       for (unsigned i = 0; i < inst.arg_count; ++i) args[i] = {function_.insts[inst.args[i]].type, values_[inst.args[i]]};
       values_[id] = ir::evaluate(inst.op, inst.type, std::span(args.data(), inst.arg_count)).value();
     }
+    if (in_range_ != ir::no_value) fast_path_taken_ += values_[in_range_];
     return static_cast<uint32_t>(values_[result_]);
   }
+
+  size_t fast_path_taken() const { return fast_path_taken_; }
 
 private:
   ir::Function function_;
   std::array<ir::ValueId, 3> inputs_{};
-  ir::ValueId result_ = ir::no_value;
+  ir::ValueId result_ = ir::no_value, in_range_ = ir::no_value;
+  size_t fast_path_taken_ = 0;
   std::vector<uint64_t> values_;
 };
 
@@ -108,4 +121,18 @@ TEST_CASE("integer f32 fma matches std::fma on every edge triple and random trip
       CHECK(mismatches(program, randoms, mode, shape) == 0);
     }
   }
+}
+
+TEST_CASE("the f32 fast path of the default FFma is exact wherever it claims its range", "[ir][fma]") {
+  const uint64_t seed = std::random_device()() ^ (uint64_t{std::random_device()()} << 32);
+  INFO("seed " << seed);
+  std::mt19937_64 random(seed);
+  std::vector<test::FmaTriple> triples = test::fma_edge_triples();
+  for (int i = 0; i < 300000; ++i) triples.push_back(test::random_fma_triple(random));
+  FmaProgram program(ir::Rounding::nearest, test::FmaShape::fma, true);
+  CHECK(mismatches(program, triples, ir::Rounding::nearest, test::FmaShape::fma) == 0);
+  // The fast path must carry the common case (it is what makes the default cheap), the integer code the rest.
+  WARN(program.fast_path_taken() << " of " << triples.size() << " triples on the f32 fast path");
+  CHECK(program.fast_path_taken() > triples.size() / 5);
+  CHECK(program.fast_path_taken() < triples.size() * 4 / 5);
 }

@@ -5,33 +5,13 @@
 // in f32 and its sum is rounded to odd in f32 (24 >= 11 + 2 bits: Boldo & Melquiond, IEEE TC 2008).
 #include "runtime/base/error.h"
 #include "translator/ir/half_bits.h"
+#include "translator/ir/integer_fma.h"
 #include "translator/sass/sm86/lower_context.h"
 
 namespace kiln::sass::sm86 {
 
 using ir::Op;
 using ir::Type;
-
-namespace {
-
-/// x + y (F32) rounded to odd: TwoSum gives the exact error, and an inexact sum with an even last bit moves one
-/// unit towards the exact value. Exact for every finite x, y whose sum does not overflow.
-ir::ValueId add_round_to_odd(ir::Builder& b, ir::ValueId x, ir::ValueId y) {
-  const ir::ValueId sum = b.op(Op::FAdd, x, y);
-  const ir::ValueId y_virtual = b.op(Op::FSub, sum, x);
-  const ir::ValueId x_virtual = b.op(Op::FSub, sum, y_virtual);
-  const ir::ValueId error = b.op(Op::FAdd, b.op(Op::FSub, x, x_virtual), b.op(Op::FSub, y, y_virtual));
-  const ir::ValueId bits = b.convert(Op::Bitcast, Type::U32, sum);
-  const ir::ValueId error_bits = b.convert(Op::Bitcast, Type::U32, error);
-  const ir::ValueId inexact = b.op(Op::FOrdNe, error, b.f32(0.0f));
-  const ir::ValueId even = b.op(Op::IEq, b.op(Op::And, bits, b.u32(1)), b.u32(0));
-  // Same sign: the exact magnitude is larger, so the bits go up by one; otherwise down.
-  const ir::ValueId same_sign = b.op(Op::IEq, b.op(Op::LShr, b.op(Op::Xor, bits, error_bits), b.u32(31)), b.u32(0));
-  const ir::ValueId stepped = b.select(same_sign, b.op(Op::IAdd, bits, b.u32(1)), b.op(Op::ISub, bits, b.u32(1)));
-  return b.convert(Op::Bitcast, Type::F32, b.select(b.op(Op::LAnd, inexact, even), stepped, bits));
-}
-
-} // namespace
 
 ir::ValueId Lowerer::half_to_float(ValueId bits16) {
   // Exact: normals rebias the exponent, subnormals are mantissa * 2^-24, infinities and NaNs keep their payload.
@@ -76,7 +56,7 @@ void Lowerer::lower_half_arith(const Instruction& instruction) {
     switch (instruction.opcode) {
     case Opcode::HADD2: lanes[lane] = b_.op(Op::FAdd, a[lane], bv[lane]); break;
     case Opcode::HMUL2: lanes[lane] = b_.op(Op::FMul, a[lane], bv[lane]); break;
-    default: lanes[lane] = add_round_to_odd(b_, b_.op(Op::FMul, a[lane], bv[lane]), half_pair(operand(instruction, 3))[lane]); break;
+    default: lanes[lane] = ir::add_round_to_odd_f32(b_, b_.op(Op::FMul, a[lane], bv[lane]), half_pair(operand(instruction, 3))[lane]); break;
     }
     if (instruction.has(Modifier::SAT)) lanes[lane] = b_.op(Op::FSaturate, lanes[lane]);
   }

@@ -1,7 +1,8 @@
 #pragma once
-// The f32 fused multiply-add computed on 32-bit integers only: no f64, no host Fma, so it is correctly rounded on
-// every Vulkan host whatever its FP64 support and however its Fma rounds. The default lowering of FFma on f32
-// (FmaMode::exact_f32), and the one place f32 directed rounding (.RZ/.RM/.RP) is computed.
+// The f32 fused multiply-add without f64 or the host's Fma, correctly rounded on every Vulkan host whatever its
+// FP64 support and however its Fma rounds: the default lowering of FFma on f32 (spirv::FmaMode::exact_f32, a short
+// f32 path where it is exact, the 32-bit integer code elsewhere), and the one place f32 directed rounding
+// (.RZ/.RM/.RP) is computed.
 #include <optional>
 
 #include "translator/ir/builder.h"

@@ -20,7 +20,7 @@ enum class WarpModel { Emulated, Subgroup };
 
 /// How FFma (one rounding) is lowered; the runtime picks it from the host's profile, `--fma` on the command line.
 enum class FmaMode : uint8_t {
-  exact_f32, ///< default: correctly rounded on 32-bit integers (translator/ir/integer_fma.h), no FP64 needed
+  exact_f32, ///< default: correctly rounded with f32 and 32-bit integer code (translator/ir/integer_fma.h), no FP64
   fused,     ///< GLSL.std.450 Fma: for hosts whose profile says their Fma rounds once
   exact_f64, ///< correctly rounded through f64 and round-to-odd: needs shaderFloat64 (1/32-1/64 rate on consumer GPUs)
 };

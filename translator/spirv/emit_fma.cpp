@@ -1,6 +1,7 @@
 // Fused multiply-add with a single rounding, as FFMA/DFMA compute it, lowered as FloatOptions::fma says:
-//   exact_f32 (default): f32 FFma is expanded before emission into integer code (translator/ir/integer_fma.h),
-//        so no module needs FP64 for it; f64 FFma (a double-precision guest instruction) as under exact_f64.
+//   exact_f32 (default): f32 FFma is expanded before emission (translator/ir/integer_fma.h: a short f32 path
+//        where it is exact, integer code elsewhere), so no module needs FP64 for it; f64 FFma (a double-precision
+//        guest instruction) as under exact_f64.
 //   fused: GLSL.std.450 Fma, one rounding on hosts whose profile says so (lavapipe's may round twice).
 //   exact_f64: built from exact transformations (Boldo & Melquiond, "Emulation of FMA and correctly rounded
 //        sums: proved algorithms using rounding to odd", IEEE TC 2008):

@@ -196,10 +196,12 @@ private:
 
 TEST_CASE_METHOD(PassThroughScene, "C7C0 QMD launches of corpus kernels leave the direct harness's guest-memory bytes", "[gpu][renderer][compute]") {
   // Plain arithmetic, 64-bit and float, local memory, control flow, warp shuffles, shared memory (a block
-  // reduction, a histogram, a tile transpose) and global atomics.
+  // reduction, a histogram, a tile transpose), global atomics, and constant banks 2 (compiler constants) and 4
+  // (the GPU address of the module's global tables, read through it) in QMD slots 2 and 4.
   const std::vector<std::string> kernels{"int_add_sub_mul",      "int64_add_mul",     "float_saxpy",       "local_array_dynamic_index",
                                          "loop_collatz",         "warp_shuffle_scan", "shared_reduce_sum", "shared_histogram",
-                                         "shared_transpose_tile", "atomic_add_int",    "atomic_min_max",    "atomic_bitwise"};
+                                         "shared_transpose_tile", "atomic_add_int",    "atomic_min_max",    "atomic_bitwise",
+                                         "transcendental_accurate"};
   const uint64_t seed = 20'35;
   size_t matching = 0;
   for (const std::string& name : kernels) {

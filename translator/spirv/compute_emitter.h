@@ -97,6 +97,7 @@ private:
 
   uint32_t main_function_ = 0;
   uint32_t const_bank_ = 0, shared_memory_ = 0, warp_scratch_ = 0, private_memory_ = 0;
+  uint32_t global_address_bias_ = 0; ///< push-constant block {u64} (ComputeOptions::global_address_bias)
   uint32_t local_invocation_id_ = 0, workgroup_id_ = 0, local_invocation_index_ = 0, subgroup_invocation_id_ = 0;
   uint32_t workgroup_size_ = 0;
   std::vector<uint32_t> interface_;

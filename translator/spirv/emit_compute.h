@@ -40,7 +40,13 @@ struct ComputeOptions {
   WarpModel warp_model = WarpModel::Emulated;
   bool debug_names = true;
   FloatOptions floats;
+  /// Global addresses are the guest's GPU virtual addresses: every global access adds the 64-bit push constant
+  /// at offset 0 (global_address_bias_bytes) to its address before using it as a device address, so a runtime
+  /// can back the guest's address range with one Vulkan buffer (the renderer's compute dispatches).
+  bool global_address_bias = false;
 };
+
+constexpr uint32_t global_address_bias_bytes = 8; ///< the push-constant range global_address_bias uses
 
 constexpr uint32_t const_bank_binding = 0;
 constexpr uint32_t max_workgroup_invocations = 1024; ///< CUDA's limit; sizes the warp emulation scratch

@@ -38,6 +38,19 @@ spv::Op atomic_opcode(ir::AtomicOp op) {
 } // namespace
 
 uint32_t ComputeEmitter::global_pointer(uint32_t address, uint32_t pointee_type) {
+  if (options_.global_address_bias) {
+    if (global_address_bias_ == 0) {
+      const uint32_t block = builder_.type_struct({u64_type()});
+      builder_.member_decorate(block, 0, spv::Decoration::Offset, {0});
+      builder_.decorate(block, spv::Decoration::Block);
+      global_address_bias_ = builder_.variable(builder_.type_pointer(spv::StorageClass::PushConstant, block), spv::StorageClass::PushConstant);
+      if (options_.debug_names) builder_.name(global_address_bias_, "global_address_bias");
+      interface_.push_back(global_address_bias_);
+    }
+    const uint32_t bias_pointer = builder_.op(spv::Op::OpAccessChain, builder_.type_pointer(spv::StorageClass::PushConstant, u64_type()),
+                                              {global_address_bias_, const_u32(0)});
+    address = binary(spv::Op::OpIAdd, u64_type(), address, builder_.op(spv::Op::OpLoad, u64_type(), {bias_pointer}));
+  }
   const uint32_t pointer_type = builder_.type_pointer(spv::StorageClass::PhysicalStorageBuffer, pointee_type);
   return builder_.op(spv::Op::OpConvertUToPtr, pointer_type, {address});
 }

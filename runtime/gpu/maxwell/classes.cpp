@@ -29,6 +29,9 @@ constexpr MethodEntry threed_methods[] = {
 constexpr MethodEntry compute_methods[] = {
 #include "runtime/gpu/maxwell/classes/methods_b1c0.inc"
 };
+constexpr MethodEntry ampere_compute_methods[] = {
+#include "runtime/gpu/maxwell/classes/methods_c7c0.inc"
+};
 constexpr MethodEntry copy_methods[] = {
 #include "runtime/gpu/maxwell/classes/methods_b0b5.inc"
 };
@@ -44,6 +47,7 @@ std::span<const MethodEntry> methods_of(uint32_t class_id) {
   case ClassId::host: return host_methods;
   case ClassId::threed: return threed_methods;
   case ClassId::compute: return compute_methods;
+  case ClassId::compute_ampere: return ampere_compute_methods;
   case ClassId::copy: return copy_methods;
   case ClassId::inline_to_memory: return inline_methods;
   case ClassId::twod: return twod_methods;
@@ -60,6 +64,7 @@ std::string class_name(uint32_t class_id) {
   case ClassId::host: return "host (B06F)";
   case ClassId::threed: return "3D (B197)";
   case ClassId::compute: return "compute (B1C0)";
+  case ClassId::compute_ampere: return "compute (C7C0)";
   case ClassId::copy: return "copy (B0B5)";
   case ClassId::inline_to_memory: return "inline-to-memory (A140)";
   case ClassId::twod: return "2D (902D)";

@@ -13,7 +13,8 @@ namespace kiln::maxwell {
 enum class ClassId : uint32_t {
   host = 0xb06f,             // channel (host) methods, clb06f.h; syncpoint methods from the Tegra host classes
   threed = 0xb197,           // MAXWELL_B 3D, clb197.h
-  compute = 0xb1c0,          // MAXWELL_COMPUTE_B, clb1c0.h
+  compute = 0xb1c0,          // MAXWELL_COMPUTE_B, clb1c0.h: QMD 01_07, SM5x programs
+  compute_ampere = 0xc7c0,   // AMPERE_COMPUTE_B, clc7c0.h: QMD 03_00, SM86 programs
   copy = 0xb0b5,             // MAXWELL_DMA_COPY_A, clb0b5.h
   inline_to_memory = 0xa140, // KEPLER_INLINE_TO_MEMORY_B, cla140.h
   twod = 0x902d,             // FERMI_TWOD_A, cl902d.h

@@ -138,8 +138,8 @@ std::string describe_clear(const ClearSnapshot& c) {
 }
 
 std::string describe_dispatch(const DispatchSnapshot& d) {
-  return fmt::format("dispatch (channel {}): QMD 0x{:x} program 0x{:x} grid {}x{}x{} block {}x{}x{} shared 0x{:x}",
-                     d.channel, d.qmd_address, d.program_address, d.grid[0], d.grid[1], d.grid[2], d.block[0],
+  return fmt::format("dispatch (channel {}, {}): QMD 0x{:x} program 0x{:x} grid {}x{}x{} block {}x{}x{} shared 0x{:x}",
+                     d.channel, class_name(d.class_id), d.qmd_address, d.program_address, d.grid[0], d.grid[1], d.grid[2], d.block[0],
                      d.block[1], d.block[2], d.shared_memory_size);
 }
 

@@ -130,12 +130,15 @@ struct ClearSnapshot {
   friend bool operator==(const ClearSnapshot&, const ClearSnapshot&) = default;
 };
 
+/// A compute launch (engine_compute.cpp): what its QMD says, decoded from the layout of the launching class.
 struct DispatchSnapshot {
   uint32_t channel = 0;
+  uint32_t class_id = 0;          ///< ClassId::compute (B1C0: SM5x program) or ClassId::compute_ampere (C7C0: SM86)
   uint64_t qmd_address = 0;
   uint64_t program_address = 0;
   std::array<uint32_t, 3> grid{}, block{};
   uint32_t shared_memory_size = 0, register_count = 0, barrier_count = 0;
+  uint32_t local_memory_size = 0; ///< per-thread bytes (SHADER_LOCAL_MEMORY_LOW_SIZE)
   std::array<ConstantBufferBinding, 8> constant_buffers{};
   uint64_t texture_header_pool = 0, sampler_pool = 0;
   std::array<uint32_t, 64> qmd{}; ///< the QMD words as read

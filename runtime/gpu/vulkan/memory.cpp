@@ -27,6 +27,27 @@ Buffer create_host_buffer(const Context& context, vk::DeviceSize size, vk::Buffe
   return result;
 }
 
+AddressableBuffer create_addressable_buffer(const Context& context, vk::DeviceSize size) {
+  const vk::Device device = context.device();
+  AddressableBuffer result;
+  result.size = size;
+  result.buffer = device.createBufferUnique({{}, size,
+                                             vk::BufferUsageFlagBits::eShaderDeviceAddress | vk::BufferUsageFlagBits::eStorageBuffer |
+                                                 vk::BufferUsageFlagBits::eTransferSrc | vk::BufferUsageFlagBits::eTransferDst,
+                                             vk::SharingMode::eExclusive});
+  const auto requirements = device.getBufferMemoryRequirements(*result.buffer);
+  const uint32_t type = find_memory_type(context.physical_device(), requirements.memoryTypeBits,
+                                                 vk::MemoryPropertyFlagBits::eHostVisible | vk::MemoryPropertyFlagBits::eHostCoherent);
+  vk::MemoryAllocateFlagsInfo flags(vk::MemoryAllocateFlagBits::eDeviceAddress);
+  vk::MemoryAllocateInfo allocate(requirements.size, type);
+  allocate.pNext = &flags;
+  result.memory = device.allocateMemoryUnique(allocate);
+  device.bindBufferMemory(*result.buffer, *result.memory, 0);
+  result.mapped = static_cast<uint8_t*>(device.mapMemory(*result.memory, 0, VK_WHOLE_SIZE));
+  result.address = device.getBufferAddress({*result.buffer});
+  return result;
+}
+
 Image create_image_2d(const Context& context, vk::Format format, vk::Extent2D extent, vk::ImageUsageFlags usage) {
   const vk::Device device = context.device();
   Image result;

@@ -16,6 +16,18 @@ struct Buffer {
 /// A buffer in host-visible, host-coherent memory, mapped for its whole lifetime.
 Buffer create_host_buffer(const Context& context, vk::DeviceSize size, vk::BufferUsageFlags usage);
 
+/// Host-visible, host-coherent storage memory whose device address (bufferDeviceAddress) shaders use as a global
+/// pointer: translated compute kernels address their global memory this way.
+struct AddressableBuffer {
+  vk::UniqueBuffer buffer;
+  vk::UniqueDeviceMemory memory;
+  vk::DeviceSize size = 0;
+  uint8_t* mapped = nullptr;
+  uint64_t address = 0;
+};
+
+AddressableBuffer create_addressable_buffer(const Context& context, vk::DeviceSize size);
+
 struct Image {
   vk::UniqueImage image;
   vk::UniqueDeviceMemory memory;

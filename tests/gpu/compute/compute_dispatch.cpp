@@ -7,27 +7,6 @@
 
 namespace kiln::gpu {
 
-AddressableBuffer create_addressable_buffer(const vulkan::Context& context, vk::DeviceSize size) {
-  const vk::Device device = context.device();
-  AddressableBuffer result;
-  result.size = size;
-  result.buffer = device.createBufferUnique({{}, size,
-                                             vk::BufferUsageFlagBits::eShaderDeviceAddress | vk::BufferUsageFlagBits::eStorageBuffer |
-                                                 vk::BufferUsageFlagBits::eTransferSrc | vk::BufferUsageFlagBits::eTransferDst,
-                                             vk::SharingMode::eExclusive});
-  const auto requirements = device.getBufferMemoryRequirements(*result.buffer);
-  const uint32_t type = vulkan::find_memory_type(context.physical_device(), requirements.memoryTypeBits,
-                                                 vk::MemoryPropertyFlagBits::eHostVisible | vk::MemoryPropertyFlagBits::eHostCoherent);
-  vk::MemoryAllocateFlagsInfo flags(vk::MemoryAllocateFlagBits::eDeviceAddress);
-  vk::MemoryAllocateInfo allocate(requirements.size, type);
-  allocate.pNext = &flags;
-  result.memory = device.allocateMemoryUnique(allocate);
-  device.bindBufferMemory(*result.buffer, *result.memory, 0);
-  result.mapped = static_cast<uint8_t*>(device.mapMemory(*result.memory, 0, VK_WHOLE_SIZE));
-  result.address = device.getBufferAddress({*result.buffer});
-  return result;
-}
-
 void run_compute(vulkan::Context& context, const ComputeDispatch& dispatch) {
   const vk::Device device = context.device();
   // Uniform buffers must not be empty; a kernel that reads nothing from the bank still gets one vector.

@@ -7,19 +7,12 @@
 #include <span>
 
 #include "runtime/gpu/vulkan/context.h"
+#include "runtime/gpu/vulkan/memory.h"
 
 namespace kiln::gpu {
 
-/// Host-visible, host-coherent memory whose device address kernels use as a global pointer.
-struct AddressableBuffer {
-  vk::UniqueBuffer buffer;
-  vk::UniqueDeviceMemory memory;
-  vk::DeviceSize size = 0;
-  uint8_t* mapped = nullptr;
-  uint64_t address = 0;
-};
-
-AddressableBuffer create_addressable_buffer(const vulkan::Context& context, vk::DeviceSize size);
+using vulkan::AddressableBuffer; // runtime/gpu/vulkan/memory.h
+using vulkan::create_addressable_buffer;
 
 struct ComputeDispatch {
   std::span<const uint32_t> spirv;

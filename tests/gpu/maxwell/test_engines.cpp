@@ -245,3 +245,91 @@ TEST_CASE("compute: a QMD launch becomes a dispatch snapshot and releases its se
   CHECK(dispatch.constant_buffers[1].size == 0x100);
   CHECK(t.gpu.memory().read_u32(sem) == 0x5151);
 }
+
+TEST_CASE("compute: a C7C0 QMD 03_00 launch becomes a dispatch snapshot and releases after the backend returned", "[maxwell][engines]") {
+  TestGpu t;
+  const uint64_t qmd = data + 0x4000, one_word = data + 0x5000, two_words = data + 0x5010, four_words = data + 0x5020;
+  const uint64_t program = data + 0x12300, cbuf0 = data + 0x6000, cbuf3 = data + 0x7000;
+  std::array<uint32_t, 64> words{};
+  auto set = [&](uint32_t high_bit, uint32_t low_bit, uint64_t value) { // MW(high:low) of clc7c0qmd.h V03_00
+    for (uint32_t bit = low_bit; bit <= high_bit; ++bit) {
+      if ((value >> (bit - low_bit)) & 1) words[bit / 32] |= 1u << (bit % 32);
+    }
+  };
+  set(1567, 1536, program & 0xffffffff); // PROGRAM_ADDRESS_LOWER
+  set(1584, 1568, program >> 32);        // PROGRAM_ADDRESS_UPPER
+  set(415, 384, 3);                      // CTA_RASTER_WIDTH
+  set(431, 416, 2);                      // CTA_RASTER_HEIGHT
+  set(463, 448, 5);                      // CTA_RASTER_DEPTH
+  set(607, 592, 128);                    // CTA_THREAD_DIMENSION0..2
+  set(623, 608, 2);
+  set(639, 624, 1);
+  set(561, 544, 0x1800);                 // SHARED_MEMORY_SIZE
+  set(759, 736, 0x40);                   // SHADER_LOCAL_MEMORY_LOW_SIZE
+  set(656, 648, 24);                     // REGISTER_COUNT_V
+  set(767, 763, 1);                      // BARRIER_COUNT
+  set(640, 640, 1);                      // CONSTANT_BUFFER_VALID(0)
+  set(1055, 1024, cbuf0 & 0xffffffff);   // CONSTANT_BUFFER_ADDR_LOWER(0)
+  set(1072, 1056, cbuf0 >> 32);
+  set(1087, 1075, 0x170 >> 4);           // CONSTANT_BUFFER_SIZE_SHIFTED4(0)
+  set(643, 643, 1);                      // CONSTANT_BUFFER_VALID(3)
+  set(1055 + 3 * 64, 1024 + 3 * 64, cbuf3 & 0xffffffff);
+  set(1072 + 3 * 64, 1056 + 3 * 64, cbuf3 >> 32);
+  set(1087 + 3 * 64, 1075 + 3 * 64, 0x20 >> 4);
+  // RELEASE0: one word, reduction ADD of 7 onto 10. RELEASE1: two words, 64-bit payload. RELEASE2: four words.
+  set(799, 768, one_word & 0xffffffff), set(807, 800, one_word >> 32), set(823, 823, 1), set(826, 826, 1);
+  set(831, 830, 1), set(863, 832, 7);
+  set(927, 896, two_words & 0xffffffff), set(935, 928, two_words >> 32), set(951, 951, 1), set(957, 957, 1);
+  set(959, 958, 2), set(991, 960, 0x89abcdef), set(1023, 992, 0x01234567);
+  set(1695, 1664, four_words & 0xffffffff), set(1703, 1696, four_words >> 32), set(1719, 1719, 1);
+  set(1727, 1726, 0), set(1759, 1728, 0x4444);
+  t.gpu.memory().write(qmd, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(words.data()), 256));
+  t.gpu.memory().write_u32(one_word, 10);
+
+  // The releases are written after the backend's dispatch() returned, not before it was called.
+  struct Watching final : Backend {
+    AddressSpace* memory = nullptr;
+    uint64_t watched = 0;
+    std::vector<DispatchSnapshot> dispatches;
+    uint32_t seen = 0;
+    void draw(std::shared_ptr<const DrawSnapshot>) override {}
+    void clear(const ClearSnapshot&) override {}
+    void dispatch(const DispatchSnapshot& dispatch) override {
+      seen = memory->read_u32(watched);
+      dispatches.push_back(dispatch);
+    }
+  } watching;
+  watching.memory = &t.gpu.memory();
+  watching.watched = one_word;
+  t.gpu.set_backend(&watching);
+  StreamBuilder s;
+  s.bind(1, ClassId::compute_ampere);
+  s.method(1, "SEND_PCAS_A", static_cast<uint32_t>(qmd >> 8));
+  s.method(1, "SEND_SIGNALING_PCAS2_B", 3); // PCAS_ACTION INVALIDATE_COPY_SCHEDULE
+  s.method(1, "SEND_SIGNALING_PCAS2_B", 1); // INVALIDATE alone: no launch
+  t.submit(s);
+  REQUIRE(t.run().idle);
+  REQUIRE(watching.dispatches.size() == 1);
+  const DispatchSnapshot& dispatch = watching.dispatches[0];
+  CHECK(dispatch.class_id == 0xc7c0);
+  CHECK(dispatch.qmd_address == qmd);
+  CHECK(dispatch.program_address == program);
+  CHECK(dispatch.grid == std::array<uint32_t, 3>{3, 2, 5});
+  CHECK(dispatch.block == std::array<uint32_t, 3>{128, 2, 1});
+  CHECK(dispatch.shared_memory_size == 0x1800);
+  CHECK(dispatch.local_memory_size == 0x40);
+  CHECK(dispatch.register_count == 24);
+  CHECK(dispatch.barrier_count == 1);
+  CHECK(dispatch.constant_buffers[0].valid);
+  CHECK(dispatch.constant_buffers[0].address == cbuf0);
+  CHECK(dispatch.constant_buffers[0].size == 0x170);
+  CHECK_FALSE(dispatch.constant_buffers[1].valid);
+  CHECK(dispatch.constant_buffers[3].valid);
+  CHECK(dispatch.constant_buffers[3].address == cbuf3);
+  CHECK(dispatch.constant_buffers[3].size == 0x20);
+  CHECK(watching.seen == 10);
+  CHECK(t.gpu.memory().read_u32(one_word) == 17);
+  CHECK(t.gpu.memory().read_u64(two_words) == 0x0123456789abcdefull);
+  CHECK(t.gpu.memory().read_u32(four_words) == 0x4444);
+  CHECK(t.gpu.memory().read_u32(four_words + 4) == 0);
+}

@@ -72,12 +72,9 @@ size_t compare(const Argument& expected, const Argument& actual, std::string& re
   return mismatches;
 }
 
-namespace {
-
-std::vector<uint8_t> constant_buffer(const sass::sm86::Kernel& kernel, const Launch& launch,
-                                     const std::vector<uint64_t>& addresses, uint64_t global_base) {
+std::vector<uint8_t> driver_constant_bank0(const sass::sm86::Kernel& kernel, const Launch& launch, const std::vector<uint64_t>& addresses) {
   // CUDA's layout: the driver area (blockDim at 0x0, gridDim at 0xc, the local-memory stack top at 0x28),
-  // then the parameters at the offsets .nv.info gives; the other banks follow (constant_buffer.h).
+  // then the parameters at the offsets .nv.info gives.
   std::vector<uint8_t> bank(std::max<size_t>(kernel.constant0.size(), kernel.parameter_base + kernel.parameter_size), 0);
   std::copy(kernel.constant0.begin(), kernel.constant0.end(), bank.begin());
   const auto put = [&](size_t offset, const void* data, size_t size) {
@@ -101,10 +98,8 @@ std::vector<uint8_t> constant_buffer(const sass::sm86::Kernel& kernel, const Lau
       put(kernel.parameter_base + parameter.offset, &addresses[i], 8);
     }
   }
-  return sass::sm86::pack_constant_buffer(kernel, bank, global_base);
+  return bank;
 }
-
-} // namespace
 
 Launch run_translated(vulkan::Context& context, const sass::sm86::Cubin& cubin, const sass::sm86::Kernel& kernel,
                       const std::string& file, const Launch& launch) {
@@ -124,7 +119,7 @@ Launch run_translated(vulkan::Context& context, const sass::sm86::Cubin& cubin, 
   gpu::AddressableBuffer globals = gpu::create_addressable_buffer(context, std::max<uint64_t>(cubin.global_size, 16));
   std::memset(globals.mapped, 0, globals.size);
   std::copy(cubin.global_init.begin(), cubin.global_init.end(), globals.mapped);
-  const std::vector<uint8_t> bank = constant_buffer(kernel, launch, addresses, globals.address);
+  const std::vector<uint8_t> bank = sass::sm86::pack_constant_buffer(kernel, driver_constant_bank0(kernel, launch, addresses), globals.address);
   gpu::run_compute(context, {.spirv = module, .entry_point = kernel.name, .block = launch.block, .grid = launch.grid, .constant_bank = bank});
 
   Launch result = launch;

@@ -79,7 +79,12 @@ void MaxwellRenderer::clear(const maxwell::ClearSnapshot& clear) {
 
 void MaxwellRenderer::dispatch(const maxwell::DispatchSnapshot& dispatch) {
   const std::lock_guard guard(state_->lock);
-  state_->diagnose(fmt::format("compute dispatch of program {:#x} skipped: compute is not rendered yet", dispatch.program_address));
+  try {
+    state_->record_dispatch(dispatch);
+  } catch (const std::exception& error) {
+    ++state_->statistics.skipped_dispatches;
+    state_->diagnose(fmt::format("compute dispatch of the QMD at GPU {:#x} skipped: {}", dispatch.qmd_address, error.what()));
+  }
 }
 
 void MaxwellRenderer::flush() {

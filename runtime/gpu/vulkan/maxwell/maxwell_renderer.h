@@ -42,6 +42,10 @@ struct MaxwellRendererStatistics {
   uint64_t pipelines_created = 0, pipeline_cache_hits = 0;
   uint64_t shaders_translated = 0, shader_cache_hits = 0;
   uint64_t target_uploads = 0, target_write_backs = 0, texture_uploads = 0;
+  /// Compute: dispatches run, skipped (diagnosed), programs translated and found in the cache, guest pages the
+  /// dispatches changed and wrote back.
+  uint64_t dispatches = 0, skipped_dispatches = 0, compute_programs_translated = 0, compute_programs_reused = 0;
+  uint64_t compute_pages_written_back = 0;
   /// CPU seconds (steady clock) spent in draw(): translating the snapshot (programs, attachments, fixed-function
   /// decode, indices, vertex input, pipeline lookup or creation, descriptor sets) and then recording its commands;
   /// in vkQueueSubmit (every submission, flush's included); in flush() as a whole (GPU wait and write-back).

@@ -19,12 +19,27 @@
 #include "runtime/gpu/vulkan/maxwell/pipelines.h"
 #include "runtime/gpu/vulkan/maxwell/resources.h"
 #include "runtime/gpu/vulkan/maxwell/sample_queries.h"
+#include "translator/sass/sm86/cubin.h"
 
 namespace kiln::vulkan {
 
 
 constexpr uint32_t kBankBytes = 65536;      // what a translated module declares per constant bank
 constexpr uint32_t kVertexSet = 0, kFragmentSet = 1;
+constexpr uint64_t kMaxComputeProgram = 1 << 20;         // bytes searched for a compute program's end
+constexpr uint64_t kMaxComputeAddressSpan = 1ull << 30;  // mapped GPU span a dispatch mirrors (compute.cpp)
+
+/// Translated compute programs by a hash of their code and the memory layout their module declares, each with
+/// its pipelines by block size (the workgroup size is specialised).
+struct ComputeCache {
+  struct Program {
+    vk::UniqueShaderModule module;
+    std::map<uint64_t, vk::UniquePipeline> pipelines;
+  };
+  vk::UniqueDescriptorSetLayout set_layout; ///< binding 0: the packed constant banks
+  vk::UniquePipelineLayout layout;          ///< that set + the 8-byte global address bias push constant
+  std::map<uint64_t, std::unique_ptr<Program>> programs;
+};
 
 /// Sampled textures and samplers made from the TIC/TSC pools, by the hash of their descriptor words.
 struct TextureCache {
@@ -62,6 +77,7 @@ struct MaxwellRenderer::State {
   SampleQueries sample_queries;
   std::map<SurfaceKey, std::unique_ptr<GuestSurface>> surfaces; ///< render targets and depth buffers
   TextureCache texture_cache;
+  ComputeCache compute;
   MaxwellRendererStatistics statistics;
   std::vector<std::string> diagnostics;
   vk::DeviceSize ubo_alignment = 256;
@@ -131,6 +147,12 @@ struct MaxwellRenderer::State {
   /// A clear drawn with a pipeline carrying the channel / stencil mask, in its own pass over `target`.
   void record_masked_clear(const maxwell::ClearSnapshot& clear, GuestSurface& target);
   void flush();
+  /// A compute dispatch, run to completion (compute.cpp): flushes, runs the SM86 program over a mirror of the
+  /// mapped GPU range and writes the pages it changed back into guest memory.
+  void record_dispatch(const maxwell::DispatchSnapshot& dispatch);
+  /// The translated program of a dispatch (cached); `kernel` (memory sizes and banks) gets the code.
+  ComputeCache::Program& compute_program(const maxwell::DispatchSnapshot& dispatch, sass::sm86::Kernel& kernel);
+  vk::Pipeline compute_pipeline(ComputeCache::Program& program, const std::array<uint32_t, 3>& block);
   /// Writes the render targets the GPU wrote that overlap [address, address + size) back into guest memory:
   /// their readbacks go into the current batch, which is submitted and waited for. Returns how many.
   size_t write_back(uint64_t address, uint64_t size);

@@ -99,6 +99,7 @@ RecompileSummary recompile(const RecompileOptions& options) {
   }
   // A folder is a Switch title's ExeFS: its `main` module names the title (hash, kiln.toml beside it).
   const bool exefs_folder = std::filesystem::is_directory(options.input);
+  if (exefs_folder) nx::require_exefs(options.input);
   const TitleSetup setup = prepare_title(exefs_folder ? options.input / "main" : options.input, options.config, options.find_config, options.patch_sets);
   // Switch NSO/NRO (recognised by magic) and ExeFS folders are analysed and emitted through an ELF view of the
   // loaded (and, for a folder, linked and relocated) modules.

@@ -20,7 +20,11 @@ constexpr uint8_t stb_global = 1, stb_weak = 2, stt_section = 3, stt_file = 4;
 const char* const unresolved_stubs_name = "unresolved-imports";
 
 /// Where each defined, exported symbol is, first definition in lookup order winning (as rtld's global scope).
-using GlobalScope = std::unordered_map<std::string, uint64_t>;
+struct Definition {
+  uint64_t address;
+  std::string module; ///< the defining module's file; empty for an unresolved import's stub
+};
+using GlobalScope = std::unordered_map<std::string, Definition>;
 
 bool exported(const DynamicSymbol& s) {
   return s.defined && (s.binding == stb_global || s.binding == stb_weak) && s.type != stt_section && s.type != stt_file && !s.name.empty();
@@ -129,11 +133,16 @@ std::vector<PlacedModule> ExeFs::placed() const {
   return out;
 }
 
-ExeFs load_exefs(const std::filesystem::path& folder) {
+void require_exefs(const std::filesystem::path& folder) {
   std::error_code ec;
   if (!std::filesystem::is_directory(folder, ec)) throw Error(in_file(folder.string()), "not a folder");
   if (!std::filesystem::is_regular_file(folder / "main", ec))
     throw Error(in_file(folder.string()), "not an ExeFS folder: it holds no `main` module");
+}
+
+ExeFs load_exefs(const std::filesystem::path& folder) {
+  std::error_code ec;
+  require_exefs(folder);
   ExeFs exefs;
   exefs.folder = folder;
   const std::filesystem::path npdm_path = folder / "main.npdm";
@@ -159,7 +168,7 @@ ExeFs load_exefs(const std::filesystem::path& folder) {
   GlobalScope scope;
   for (const ExeFsModule* m : lookup_order(exefs.modules))
     for (const DynamicSymbol& s : m->module.dynamic_symbols)
-      if (exported(s)) scope.emplace(s.name, m->base + s.value);
+      if (exported(s)) scope.emplace(s.name, Definition{m->base + s.value, m->file});
   std::map<std::string, size_t> unresolved_index;
   for (const ExeFsModule& m : exefs.modules)
     for (const Relocation& r : m.module.relocations) {
@@ -180,7 +189,7 @@ ExeFs load_exefs(const std::filesystem::path& folder) {
     stubs.module.load_base = next_base;
     exefs.unresolved_stubs = std::move(stubs);
   }
-  for (const UnresolvedImport& u : exefs.unresolved) scope.emplace(u.symbol, u.stub);
+  for (const UnresolvedImport& u : exefs.unresolved) scope.emplace(u.symbol, Definition{u.stub, ""});
 
   // Relocate each module in place.
   for (ExeFsModule& m : exefs.modules) {
@@ -204,8 +213,13 @@ ExeFs load_exefs(const std::filesystem::path& folder) {
           if (s.defined && s.binding != stb_global && s.binding != stb_weak) {
             address = m.base + s.value; // a local symbol binds to its own module
           } else if (const auto found = scope.find(s.name); found != scope.end()) {
-            address = found->second;
+            address = found->second.address;
             if (!unresolved_index.count(s.name)) ++exefs.resolved_imports;
+            if (!s.defined || found->second.module != m.file) {
+              const bool listed = std::any_of(exefs.imports.begin(), exefs.imports.end(),
+                                              [&](const ResolvedImport& i) { return i.importer == m.file && i.symbol == s.name; });
+              if (!listed) exefs.imports.push_back({m.file, s.name, found->second.module, address});
+            }
           }
         }
         value = address + static_cast<uint64_t>(r.addend);

@@ -34,6 +34,13 @@ struct UnresolvedImport {
   bool weak = false;
 };
 
+/// What one module's import of a symbol resolved to.
+struct ResolvedImport {
+  std::string importer, symbol;
+  std::string provider; ///< the defining module's file; empty when unresolved
+  uint64_t address = 0;
+};
+
 /// A relocation of a type kiln does not apply (left as stored; reported).
 struct SkippedRelocation {
   std::string module;
@@ -50,6 +57,7 @@ struct ExeFs {
   std::optional<ExeFsModule> unresolved_stubs;
   std::vector<UnresolvedImport> unresolved;
   size_t resolved_imports = 0;                 ///< symbol relocations resolved to a module's definition
+  std::vector<ResolvedImport> imports;         ///< each module's imported symbols (once each), in load order
   std::map<uint32_t, size_t> applied;          ///< relocation type -> count applied
   std::vector<SkippedRelocation> skipped;
   std::vector<uint64_t> initializers;          ///< DT_INIT then DT_INIT_ARRAY of each module, sdk first, main last
@@ -64,6 +72,8 @@ struct ExeFs {
 std::vector<std::string> exefs_load_order();
 /// A folder holding a `main` with the NSO magic.
 bool is_exefs(const std::filesystem::path& path);
+/// Throws a kiln::Error naming `folder` unless it is a folder holding a `main` module.
+void require_exefs(const std::filesystem::path& folder);
 /// Loads, links and relocates the folder's modules and reads its main.npdm. A folder without `main`, a module
 /// that is not an NSO, or a relocation outside its module is a kiln::Error naming the file (and offset).
 ExeFs load_exefs(const std::filesystem::path& folder);

@@ -434,7 +434,8 @@ void Program::find_jump_table(const Function& function, uint64_t branch_address)
   const ValueTracer tracer(*this, function);
   const Instruction* def = tracer.definition(br.reg(0), branch_address);
   if (!def) return unresolved();
-  // A PLT stub: adrp x16, GOT page; ldr x17, [x16, #slot]; (add x16, ...;) br x17, the slot holding a code address.
+  // A PLT stub: adrp x16, GOT page; ldr x17, [x16, #slot]; (add x16, ...;) br x17, the slot holding a code address
+  // (an ExeFS module's GOT entry, filled by kiln's relocations).
   if (def->opcode == "LDRXui" && same_register(def->reg(0), br.reg(0)) && !def->reg(1).is_sp()) {
     if (const auto base = tracer.constant(def->reg(1), def->address)) {
       const uint64_t slot = *base + static_cast<uint64_t>(def->imm(2)) * 8;
@@ -442,7 +443,10 @@ void Program::find_jump_table(const Function& function, uint64_t branch_address)
         const std::vector<uint8_t> bytes = elf_.read_memory(slot, 8);
         uint64_t target = 0;
         for (int b = 7; b >= 0; --b) target = (target << 8) | bytes[static_cast<size_t>(b)];
-        if (is_code(target) && instruction(target)->decoded) {
+        // A slot pointing back into the stub's own function is a lazy-binding placeholder (a static binary's
+        // IPLT before its IRELATIVE relocations run), not the target.
+        const bool own = target >= function.start && target < function.end;
+        if (is_code(target) && instruction(target)->decoded && !own) {
           slot_branches_[branch_address] = target;
           return;
         }

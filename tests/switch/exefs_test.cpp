@@ -277,14 +277,26 @@ TEST_CASE("ExeFS: an import nothing defines points at a stub that names it", "[s
   // main's JUMP_SLOT for sdk_feature holds the stub.
   for (const ElfRelocation& r : elf_relocations(read_file(fixtures + "main.elf")))
     if (r.symbol == "sdk_feature") CHECK(word_at(exefs.modules[0], r.offset) == u.stub);
-  // The stub: OutputDebugString of a message naming the import, then Break (decoded by kiln's decoder).
-  const std::vector<uint8_t>& text = exefs.unresolved_stubs->module.image;
-  const std::string bytes(text.begin(), text.end());
-  CHECK(bytes.find("unresolved import 'sdk_feature' called (imported by main") != std::string::npos);
+  // The stub (decoded by kiln's decoder): x0 = ADRP page + ADD offset, the message naming the import; x1 its
+  // length; OutputDebugString; Break.
+  const nx::ExeFsModule& stubs = *exefs.unresolved_stubs;
+  const std::vector<uint8_t>& image = stubs.module.image;
   const a64::Decoder decoder;
-  CHECK(decoder.decode(load<uint32_t>(text.data() + 0, Endian::little), u.stub).text.starts_with("adr x0"));
-  CHECK(decoder.decode(load<uint32_t>(text.data() + 8, Endian::little), u.stub + 8).text == "svc #0x27");
-  CHECK(decoder.decode(load<uint32_t>(text.data() + 24, Endian::little), u.stub + 24).text == "svc #0x26");
+  auto at = [&](uint64_t offset) { return decoder.decode(load<uint32_t>(image.data() + offset, Endian::little), u.stub + offset); };
+  const a64::Instruction adrp = at(0), add = at(4), length = at(8);
+  REQUIRE((adrp.opcode == "ADRP" && add.opcode == "ADDXri"));
+  CHECK((adrp.reg(0).index == 0 && add.reg(0).index == 0 && add.reg(1).index == 0));
+  const uint64_t message = (u.stub & ~uint64_t{0xfff}) + (static_cast<uint64_t>(adrp.imm(1)) << 12) + static_cast<uint64_t>(add.imm(2));
+  REQUIRE(message > stubs.base);
+  REQUIRE(message - stubs.base < image.size());
+  const std::string text(reinterpret_cast<const char*>(image.data() + (message - stubs.base)));
+  CHECK(text == "unresolved import 'sdk_feature' called (imported by main; no module of the ExeFS exports it)");
+  CHECK(length.text == "mov x1, #" + std::to_string(text.size()));
+  CHECK(at(12).text == "svc #0x27");
+  CHECK(at(28).text == "svc #0x26");
+  // The message is rodata, not code: the stubs module's text holds only the stub.
+  CHECK(stubs.module.text().size == 48);
+  CHECK(message - stubs.base >= stubs.module.segments[1].memory_offset);
 }
 
 TEST_CASE("ExeFS: a folder without main, a module that is not an NSO, no main.npdm are errors naming the file", "[switch]") {

@@ -41,56 +41,53 @@ std::vector<const ExeFsModule*> lookup_order(const std::vector<ExeFsModule>& mod
   return order;
 }
 
-/// One stub per unresolved import: OutputDebugString of a message naming it, then Break (reason 0, Panic);
-/// the messages follow the code in the same text segment.
+/// One stub per unresolved import, 48 bytes: OutputDebugString of a message naming it, then Break (reason 0,
+/// Panic). The messages are the stubs' rodata, on the page after the code.
 Module make_unresolved_stubs(std::vector<UnresolvedImport>& imports, uint64_t base) {
-  constexpr uint64_t stub_size = 32;
+  constexpr uint64_t stub_size = 48;
+  const uint64_t count = static_cast<uint64_t>(std::count_if(imports.begin(), imports.end(), [](const UnresolvedImport& u) { return !u.weak; }));
+  const uint64_t rodata_offset = align_up(stub_size * count, 0x1000);
   Module stubs;
   stubs.name = unresolved_stubs_name;
-  std::vector<uint8_t>& text = stubs.image;
-  std::vector<std::string> messages;
-  for (const UnresolvedImport& u : imports)
-    messages.push_back(fmt::format("unresolved import '{}' called (imported by {}; no module of the ExeFS exports it)", u.symbol,
-                                   fmt::join(u.importers, ", ")));
-  uint64_t message_at = stub_size * imports.size();
-  text.resize(message_at);
-  size_t index = 0;
+  std::vector<uint8_t>& image = stubs.image;
+  image.resize(rodata_offset, 0);
+  uint64_t at = 0;
   for (UnresolvedImport& u : imports) {
     if (u.weak) continue;
-    const uint64_t at = stub_size * index;
-    const std::string& message = messages[index++];
-    const int64_t distance = static_cast<int64_t>(message_at - at);
-    const uint32_t adr_x0 = 0x10000000u | static_cast<uint32_t>(distance & 3) << 29 | static_cast<uint32_t>((distance >> 2) & 0x7ffff) << 5;
-    const uint32_t words[8] = {
-        adr_x0,                                                            // adr x0, message
-        0xd2800001u | static_cast<uint32_t>(std::min<size_t>(message.size(), 0xffff)) << 5, // movz x1, #length
-        0xd4000001u | 0x27u << 5,                                          // svc #0x27 (OutputDebugString)
-        0xd2800000u,                                                       // movz x0, #0 (Panic)
-        0xd2800001u,                                                       // movz x1, #0
-        0xd2800002u,                                                       // movz x2, #0
-        0xd4000001u | 0x26u << 5,                                          // svc #0x26 (Break)
-        0x14000000u,                                                       // b . (Break does not return)
+    const std::string message =
+        fmt::format("unresolved import '{}' called (imported by {}; no module of the ExeFS exports it)", u.symbol, fmt::join(u.importers, ", "));
+    const uint64_t pc = base + at, text = base + image.size();
+    const uint64_t pages = ((text >> 12) - (pc >> 12)) & 0x1fffff; // ADRP's 21-bit page distance
+    const uint32_t words[12] = {
+        0x90000000u | static_cast<uint32_t>(pages & 3) << 29 | static_cast<uint32_t>(pages >> 2) << 5, // adrp x0, message
+        0x91000000u | static_cast<uint32_t>(text & 0xfff) << 10,                                      // add x0, x0, #:lo12:message
+        0xd2800001u | static_cast<uint32_t>(std::min<size_t>(message.size(), 0xffff)) << 5,          // movz x1, #length
+        0xd4000001u | 0x27u << 5,                                                                     // svc #0x27 (OutputDebugString)
+        0xd2800000u,                                                                                  // movz x0, #0 (Panic)
+        0xd2800001u,                                                                                  // movz x1, #0
+        0xd2800002u,                                                                                  // movz x2, #0
+        0xd4000001u | 0x26u << 5,                                                                     // svc #0x26 (Break)
+        0x14000000u, 0x14000000u, 0x14000000u, 0x14000000u,                                           // b . (Break does not return)
     };
-    for (int w = 0; w < 8; ++w) store<uint32_t>(text.data() + at + 4 * w, words[w], Endian::little);
-    text.insert(text.end(), message.begin(), message.end());
-    text.push_back(0);
-    message_at = text.size();
-    u.stub = base + at;
+    for (int w = 0; w < 12; ++w) store<uint32_t>(image.data() + at + 4 * w, words[w], Endian::little);
+    image.insert(image.end(), message.begin(), message.end());
+    image.push_back(0);
+    u.stub = pc;
     stubs.symbols.push_back(Symbol{u.symbol, at, stub_size, true});
+    at += stub_size;
   }
-  text.resize(align_up(text.size(), 4), 0);
-  Segment t;
-  t.name = "text";
-  t.size = t.file_size = text.size();
-  t.executable = true;
-  Segment ro = t, data = t;
-  ro.name = "rodata";
+  image.resize(align_up(image.size(), 4), 0);
+  Segment text, rodata, data;
+  text.name = "text";
+  text.size = text.file_size = stub_size * count;
+  text.executable = true;
+  rodata.name = "rodata";
+  rodata.memory_offset = rodata_offset;
+  rodata.size = rodata.file_size = image.size() - rodata_offset;
   data.name = "data";
-  ro.memory_offset = data.memory_offset = text.size();
-  ro.size = ro.file_size = data.size = data.file_size = 0;
-  ro.executable = data.executable = false;
+  data.memory_offset = image.size();
   data.writable = true;
-  stubs.segments = {t, ro, data};
+  stubs.segments = {text, rodata, data};
   return stubs;
 }
 

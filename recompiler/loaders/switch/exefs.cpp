@@ -113,7 +113,7 @@ std::vector<std::string> exefs_load_order() {
 bool is_exefs(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::is_directory(path, ec) || !std::filesystem::is_regular_file(path / "main", ec)) return false;
-  const std::vector<uint8_t> head = read_file(path / "main");
+  const std::vector<uint8_t> head = read_file(path / "main", input::executable);
   return detect_format(head) == Format::nso;
 }
 
@@ -144,7 +144,7 @@ ExeFs load_exefs(const std::filesystem::path& folder) {
   exefs.folder = folder;
   const std::filesystem::path npdm_path = folder / "main.npdm";
   if (!std::filesystem::is_regular_file(npdm_path, ec)) throw Error(in_file(folder.string()), "the ExeFS folder holds no main.npdm");
-  exefs.npdm_bytes = read_file(npdm_path);
+  exefs.npdm_bytes = read_file(npdm_path, input::executable);
   exefs.npdm = read_npdm(exefs.npdm_bytes, npdm_path.string());
 
   // Load: each module at the next aligned base after the previous one's end (.bss included).
@@ -152,7 +152,7 @@ ExeFs load_exefs(const std::filesystem::path& folder) {
   for (const std::string& file : exefs_load_order()) {
     const std::filesystem::path path = folder / file;
     if (!std::filesystem::is_regular_file(path, ec)) continue;
-    const std::vector<uint8_t> bytes = read_file(path);
+    const std::vector<uint8_t> bytes = read_file(path, input::executable);
     if (detect_format(bytes) != Format::nso) throw Error(at_offset(path.string(), 0), "an ExeFS module must be an NSO (no \"NSO0\" magic)");
     ExeFsModule m{file, load_nso(bytes, path.string()), next_base};
     m.module.name = file;

@@ -19,6 +19,7 @@
 #include "runtime/base/bits.h"
 #include "runtime/base/error.h"
 #include "runtime/base/file_writer.h"
+#include "runtime/platform/switch/services/registry.h"
 #include "tests/switch/module_writer.h"
 #include "tests/switch/npdm_writer.h"
 
@@ -320,4 +321,18 @@ TEST_CASE("ExeFS: a folder without main, a module that is not an NSO, no main.np
     std::filesystem::remove(folder.path / "main.npdm");
     CHECK_THROWS_WITH(nx::load_exefs(folder.path), Catch::Contains("holds no main.npdm"));
   }
+}
+
+TEST_CASE("sm's service access check: names, a trailing '*' prefix, no list allowing everything", "[switch]") {
+  const hos::AllowedServices allowed = std::vector<std::string>{"lm", "fsp*", "set:sys"};
+  CHECK(hos::service_allowed(allowed, "lm"));
+  CHECK(hos::service_allowed(allowed, "fsp-srv"));
+  CHECK(hos::service_allowed(allowed, "fsp"));
+  CHECK(hos::service_allowed(allowed, "set:sys"));
+  CHECK(!hos::service_allowed(allowed, "set"));
+  CHECK(!hos::service_allowed(allowed, "lm:x"));
+  CHECK(!hos::service_allowed(allowed, "vi:u"));
+  CHECK(!hos::service_allowed(hos::AllowedServices{std::vector<std::string>{}}, "lm"));
+  CHECK(hos::service_allowed(std::nullopt, "anything"));
+  CHECK(hos::sm_result::not_allowed == 0x1015); // switchbrew "Error codes": sm (21), description 8
 }

@@ -31,6 +31,7 @@ Program::Program(const elf::ElfFile& elf, const a64::Decoder& decoder, const Hin
     build_functions(primaries);
     std::set<uint64_t> added;
     jump_tables_.clear();
+    slot_branches_.clear();
     unresolved_.clear();
     jump_table_issues_.clear();
     for (const Function& f : functions_) scan_function(f, added);
@@ -41,9 +42,16 @@ Program::Program(const elf::ElfFile& elf, const a64::Decoder& decoder, const Hin
   // Secondary entries: targets that land inside another function's body.
   std::set<uint64_t> added;
   jump_tables_.clear();
+  slot_branches_.clear();
   unresolved_.clear();
   jump_table_issues_.clear();
   for (const Function& f : functions_) scan_function(f, added);
+  // An indirect branch no entry of its function reaches is dead code, not an unresolved branch.
+  std::set<uint64_t> unreached;
+  for (const Function& f : functions_)
+    if (std::any_of(unresolved_.begin(), unresolved_.end(), [&](uint64_t a) { return a >= f.start && a < f.end; }))
+      for (uint64_t a : unreached_instructions(f)) unreached.insert(a);
+  std::erase_if(unresolved_, [&](uint64_t a) { return unreached.count(a) != 0; });
 }
 
 void Program::decode_code(const a64::Decoder& decoder) {
@@ -76,6 +84,33 @@ const Instruction* Program::instruction(uint64_t address) const {
   for (size_t i = 0; i < ranges_.size(); ++i)
     if (address >= ranges_[i].start && address < ranges_[i].end && (address & 3) == 0) return &code_[i][(address - ranges_[i].start) / 4];
   return nullptr;
+}
+
+std::vector<uint64_t> Program::unreached_instructions(const Function& function) const {
+  std::set<uint64_t> reached;
+  std::vector<uint64_t> pending{function.start};
+  pending.insert(pending.end(), function.secondary_entries.begin(), function.secondary_entries.end());
+  auto inside = [&](uint64_t a) { return a >= function.start && a < function.end; };
+  while (!pending.empty()) {
+    uint64_t a = pending.back();
+    pending.pop_back();
+    while (inside(a) && reached.insert(a).second) {
+      const a64::FlowInfo flow = a64::control_flow(*instruction(a));
+      if (flow.kind == a64::ControlFlow::branch || flow.kind == a64::ControlFlow::conditional_branch)
+        if (inside(flow.target)) pending.push_back(flow.target);
+      if (flow.kind == a64::ControlFlow::indirect_branch)
+        if (const auto table = jump_tables_.find(a); table != jump_tables_.end())
+          pending.insert(pending.end(), table->second.targets.begin(), table->second.targets.end());
+      if (flow.kind == a64::ControlFlow::branch || flow.kind == a64::ControlFlow::indirect_branch || flow.kind == a64::ControlFlow::ret ||
+          flow.kind == a64::ControlFlow::stop)
+        break;
+      a += 4;
+    }
+  }
+  std::vector<uint64_t> out;
+  for (uint64_t a = function.start; a < function.end; a += 4)
+    if (!reached.count(a)) out.push_back(a);
+  return out;
 }
 
 size_t Program::instruction_count() const {
@@ -399,6 +434,25 @@ void Program::find_jump_table(const Function& function, uint64_t branch_address)
   const ValueTracer tracer(*this, function);
   const Instruction* def = tracer.definition(br.reg(0), branch_address);
   if (!def) return unresolved();
+  // A PLT stub: adrp x16, GOT page; ldr x17, [x16, #slot]; (add x16, ...;) br x17, the slot holding a code address
+  // (an ExeFS module's GOT entry, filled by kiln's relocations).
+  if (def->opcode == "LDRXui" && same_register(def->reg(0), br.reg(0)) && !def->reg(1).is_sp()) {
+    if (const auto base = tracer.constant(def->reg(1), def->address)) {
+      const uint64_t slot = *base + static_cast<uint64_t>(def->imm(2)) * 8;
+      if (const elf::Segment* segment = elf_.segment_at(slot); segment && !segment->executable() && segment->contains(slot + 7)) {
+        const std::vector<uint8_t> bytes = elf_.read_memory(slot, 8);
+        uint64_t target = 0;
+        for (int b = 7; b >= 0; --b) target = (target << 8) | bytes[static_cast<size_t>(b)];
+        // A slot pointing back into the stub's own function is a lazy-binding placeholder (a static binary's
+        // IPLT before its IRELATIVE relocations run), not the target.
+        const bool own = target >= function.start && target < function.end;
+        if (is_code(target) && instruction(target)->decoded && !own) {
+          slot_branches_[branch_address] = target;
+          return;
+        }
+      }
+    }
+  }
   const Instruction* load = nullptr;
   std::optional<uint64_t> anchor, table;
   a64::Register index_register;

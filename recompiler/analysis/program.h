@@ -57,6 +57,10 @@ public:
   const std::vector<Function>& functions() const { return functions_; }
   const std::map<uint64_t, JumpTable>& jump_tables() const { return jump_tables_; }
   const std::vector<uint64_t>& unresolved_indirect_branches() const { return unresolved_; }
+  /// BRs whose register is loaded from a fixed slot holding a code address (a PLT stub reading its GOT entry,
+  /// filled by relocations before analysis): BR address -> the slot's value. The emitter makes such a BR a tail
+  /// call of that target when the register holds it, and dispatches any other value.
+  const std::map<uint64_t, uint64_t>& slot_branches() const { return slot_branches_; }
   const std::vector<JumpTableIssue>& jump_table_issues() const { return jump_table_issues_; }
   const std::vector<CodeRange>& code_ranges() const { return ranges_; }
   /// The decoded instruction at `address` (must be inside a code range).
@@ -66,6 +70,10 @@ public:
   const Function* function_containing(uint64_t address) const;
   const Function* function_at(uint64_t start) const;
   size_t instruction_count() const;
+  /// Instructions of `function` that no known entry reaches (what follows its last return, code other functions
+  /// are hidden in, a PLT's header after a function without a size): compiled code never runs them, so the
+  /// fallback interpreter covers them, and an indirect branch among them is not reported unresolved.
+  std::vector<uint64_t> unreached_instructions(const Function& function) const;
 
 private:
   void decode_code(const a64::Decoder& decoder);
@@ -80,6 +88,7 @@ private:
   std::vector<std::vector<a64::Instruction>> code_; ///< per range, one per word
   std::vector<Function> functions_;
   std::map<uint64_t, JumpTable> jump_tables_;
+  std::map<uint64_t, uint64_t> slot_branches_;
   std::vector<uint64_t> unresolved_;
   std::vector<JumpTableIssue> jump_table_issues_;
 };

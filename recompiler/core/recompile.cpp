@@ -13,6 +13,7 @@
 #include "recompiler/isa/aarch64/decoder.h"
 #include "recompiler/loaders/elf/elf32_mips.h"
 #include "recompiler/loaders/elf/elf_file.h"
+#include "recompiler/loaders/switch/exefs.h"
 #include "recompiler/loaders/switch/switch_module.h"
 #include "runtime/base/error.h"
 #include "runtime/base/file_writer.h"
@@ -96,12 +97,23 @@ RecompileSummary recompile(const RecompileOptions& options) {
     if (options.platform == "psx" || is_psx_exe(head)) return recompile_mips(options, true);
     if (elf::is_elf32_mips(head)) return recompile_mips(options, false);
   }
-  const TitleSetup setup = prepare_title(options.input, options.config, options.find_config, options.patch_sets);
-  // Switch NSO/NRO (recognised by magic) are analysed and emitted through an ELF view of the loaded module.
-  const bool switch_module = nx::detect_format(setup.bytes).has_value();
+  // A folder is a Switch title's ExeFS: its `main` module names the title (hash, kiln.toml beside it).
+  const bool exefs_folder = std::filesystem::is_directory(options.input);
+  if (exefs_folder) nx::require_exefs(options.input);
+  const TitleSetup setup = prepare_title(exefs_folder ? options.input / "main" : options.input, options.config, options.find_config, options.patch_sets);
+  // Switch NSO/NRO (recognised by magic) and ExeFS folders are analysed and emitted through an ELF view of the
+  // loaded (and, for a folder, linked and relocated) modules.
+  const bool switch_module = exefs_folder || nx::detect_format(setup.bytes).has_value();
   const std::string platform = switch_module ? "switch" : options.platform;
   std::vector<uint8_t> module_elf;
-  if (switch_module) module_elf = nx::to_elf(nx::load_module(setup.bytes, options.input.string(), nx::default_load_base), nx::default_load_base);
+  std::optional<nx::ExeFs> exefs;
+  if (exefs_folder) {
+    if (!setup.changes.changes.patches.empty()) throw Error(in_file(options.input.string()), "instruction patches are not applied to ExeFS modules yet");
+    exefs = nx::load_exefs(options.input);
+    module_elf = nx::to_elf(exefs->placed(), exefs->entry);
+  } else if (switch_module) {
+    module_elf = nx::to_elf(nx::load_module(setup.bytes, options.input.string(), nx::default_load_base), nx::default_load_base);
+  }
   const elf::ElfFile elf(switch_module ? std::span<const uint8_t>(module_elf) : std::span<const uint8_t>(setup.bytes), options.input.string());
   const a64::Decoder decoder;
   const analysis::Program program(elf, decoder, setup.hints);
@@ -112,6 +124,16 @@ RecompileSummary recompile(const RecompileOptions& options) {
   emit_options.binary_root = binary_root();
   emit_options.platform = platform;
   emit_options.customization = setup.customization;
+  if (exefs) {
+    emit::SwitchTitleInfo title;
+    title.program_id = exefs->npdm.program_id;
+    title.main_thread_priority = exefs->npdm.main_thread_priority;
+    title.main_thread_stack_size = exefs->npdm.main_thread_stack_size;
+    for (const nx::ServiceAccess& s : exefs->npdm.services)
+      if (!s.server) title.allowed_services.push_back(s.name);
+    title.initializers = exefs->initializers;
+    emit_options.switch_title = title;
+  }
   const emit::EmitReport report = emit::emit_project(program, options.input, emit_options);
   RecompileSummary summary;
   summary.platform = platform;
@@ -129,6 +151,10 @@ RecompileSummary recompile(const RecompileOptions& options) {
   write_discovery_report(summary.discovery_report, program, report.untranslated);
   summary.seconds = seconds_since(started);
   summary.text = describe(summary, options);
+  if (exefs) {
+    for (const nx::UnresolvedImport& u : exefs->unresolved) summary.unresolved_imports.push_back(u.symbol);
+    summary.text += nx::describe_exefs(*exefs, "  ");
+  }
   return summary;
 }
 

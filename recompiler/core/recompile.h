@@ -32,13 +32,14 @@ struct RecompileSummary {
   std::filesystem::path config;                ///< the kiln.toml used (empty: none)
   std::vector<std::string> applied_patch_sets; ///< "id version", in order
   std::filesystem::path discovery_report;      ///< OUTDIR/discovery.toml
+  std::vector<std::string> unresolved_imports; ///< ExeFS: imports no module defines (calling one stops the program)
   double seconds = 0;
   std::string text;                            ///< the summary as `kiln recompile` prints it
 };
 
 /// Loads, analyses and emits. What the input is decides the front end and platform: a PS-X EXE (or
 /// platform "psx") the R3000A and runtime/platform/psx, a 32-bit MIPS ELF MIPS32r2 on linux-user-mips, a
-/// Switch NSO/NRO AArch64 on Horizon, any other ELF AArch64 on the option's platform. Throws kiln::Error for bad
+/// Switch NSO/NRO or ExeFS folder (recompiler/loaders/switch/exefs.h) AArch64 on Horizon, any other ELF AArch64 on the option's platform. Throws kiln::Error for bad
 /// input (naming file and offset/address).
 RecompileSummary recompile(const RecompileOptions& options);
 

@@ -17,6 +17,7 @@ Error config_error(const config::Origin& origin, const std::string& message) {
 }
 
 void apply_instruction_patches(std::vector<uint8_t>& bytes, const std::string& name, const std::vector<config::InstructionPatch>& patches) {
+  if (patches.empty()) return; // nothing to place: the input need not be an ELF (a Switch NSO, an ExeFS `main`)
   const std::vector<uint8_t> original = bytes;
   const elf::ElfFile elf(original, name);
   for (const config::InstructionPatch& patch : patches) {

@@ -149,6 +149,11 @@ public:
         if (seen.insert(t).second) line(fmt::format("case {:#x}ull: goto L_{:x};", t, t));
       line("default: break;\n  }");
     }
+    if (const auto slot = program_.slot_branches().find(current_->address); slot != program_.slot_branches().end()) {
+      line(fmt::format("if (target_ == {:#x}ull) {{", slot->second));
+      transfer(slot->second, true);
+      line("}");
+    }
     line("SPILL_DIRTY; kiln::rt::branch_guest(c, target_, link_); return; }");
   }
   void call_indirect(const std::string& target, uint64_t) override {
@@ -456,7 +461,7 @@ EmitReport emit_project(const Program& program, const std::filesystem::path& elf
       if (has_unresolved_branch(*owner)) {
         for (uint64_t b = owner->start; b < owner->end; b += 4) uncovered.push_back(b);
       } else {
-        const std::vector<uint64_t> unreached = unreached_instructions(program, *owner);
+        const std::vector<uint64_t> unreached = program.unreached_instructions(*owner);
         uncovered.insert(uncovered.end(), unreached.begin(), unreached.end());
       }
       a = owner->end;
@@ -508,10 +513,20 @@ EmitReport emit_project(const Program& program, const std::filesystem::path& elf
     table += fmt::format("  {{{:#x}ull, {:#x}ull, {:#x}ull, {:#x}ull, {}u}},\n", s.address, s.file_offset, s.file_size, s.memory_size, s.flags);
   table += "};\n} // namespace\n\nextern \"C\" const unsigned char kiln_guest_image[];\nextern \"C\" const unsigned char kiln_guest_image_end[];\n\n";
   const auto& tls = elf.tls();
+  if (const auto& title = options.switch_title) {
+    table += "namespace {\nconst char* const allowed_services[] = {";
+    for (const std::string& service : title->allowed_services) table += fmt::format("\"{}\", ", escape_string_literal(service));
+    table += "nullptr};\nconst uint64_t initializers[] = {";
+    for (uint64_t f : title->initializers) table += fmt::format("{:#x}ull, ", f);
+    table += fmt::format("0}};\nconst kiln::rt::SwitchTitle switch_title = {{{:#x}ull, {}u, {:#x}u, allowed_services, {}, initializers, {}}};\n}} // namespace\n\n",
+                         title->program_id, title->main_thread_priority, title->main_thread_stack_size, title->allowed_services.size(),
+                         title->initializers.size());
+  }
   table += fmt::format(
       "extern const kiln::rt::ProgramInfo kiln_program;\nconst kiln::rt::ProgramInfo kiln_program = {{\n  entries, sizeof(entries) / sizeof(entries[0]),\n  segments, sizeof(segments) / sizeof(segments[0]),\n"
-      "  kiln_guest_image, kiln_guest_image_end,\n  {:#x}ull, {:#x}ull, {}u, {}u, {:#x}ull,\n}};\n",
-      elf.entry(), elf.program_headers_address(), elf.program_header_count(), elf.program_header_size(), tls ? tls->memory_size : 0);
+      "  kiln_guest_image, kiln_guest_image_end,\n  {:#x}ull, {:#x}ull, {}u, {}u, {:#x}ull, {},\n}};\n",
+      elf.entry(), elf.program_headers_address(), elf.program_header_count(), elf.program_header_size(), tls ? tls->memory_size : 0,
+      options.switch_title ? "&switch_title" : "nullptr");
   write("function_table.cpp", table);
 
   write("guest_image.S", ".section .rodata\n.balign 16\n.global kiln_guest_image\n.global kiln_guest_image_end\nkiln_guest_image:\n"

@@ -38,6 +38,14 @@ struct Customization {
   std::string config_key;                              ///< hash of the configuration, part of every function's key
 };
 
+/// What a Switch title from an ExeFS folder passes to the runtime (rt::SwitchTitle in the generated project).
+struct SwitchTitleInfo {
+  uint64_t program_id = 0;
+  uint32_t main_thread_priority = 0, main_thread_stack_size = 0;
+  std::vector<std::string> allowed_services;
+  std::vector<uint64_t> initializers;
+};
+
 struct EmitOptions {
   std::filesystem::path output;
   std::filesystem::path source_root;   ///< kiln's repository (runtime sources)
@@ -45,6 +53,7 @@ struct EmitOptions {
   std::string platform = "linux-user";
   size_t instructions_per_file = 6000; ///< host compile time vs parallelism
   Customization customization;
+  std::optional<SwitchTitleInfo> switch_title;
 };
 
 struct EmitReport {

@@ -79,33 +79,6 @@ constexpr const char* step_prelude =
 
 } // namespace
 
-std::vector<uint64_t> unreached_instructions(const analysis::Program& program, const analysis::Function& function) {
-  std::set<uint64_t> reached;
-  std::vector<uint64_t> pending{function.start};
-  pending.insert(pending.end(), function.secondary_entries.begin(), function.secondary_entries.end());
-  auto inside = [&](uint64_t a) { return a >= function.start && a < function.end; };
-  while (!pending.empty()) {
-    uint64_t a = pending.back();
-    pending.pop_back();
-    while (inside(a) && reached.insert(a).second) {
-      const a64::FlowInfo flow = a64::control_flow(*program.instruction(a));
-      if (flow.kind == a64::ControlFlow::branch || flow.kind == a64::ControlFlow::conditional_branch)
-        if (inside(flow.target)) pending.push_back(flow.target);
-      if (flow.kind == a64::ControlFlow::indirect_branch)
-        if (const auto table = program.jump_tables().find(a); table != program.jump_tables().end())
-          pending.insert(pending.end(), table->second.targets.begin(), table->second.targets.end());
-      if (flow.kind == a64::ControlFlow::branch || flow.kind == a64::ControlFlow::indirect_branch || flow.kind == a64::ControlFlow::ret ||
-          flow.kind == a64::ControlFlow::stop)
-        break;
-      a += 4;
-    }
-  }
-  std::vector<uint64_t> out;
-  for (uint64_t a = function.start; a < function.end; a += 4)
-    if (!reached.count(a)) out.push_back(a);
-  return out;
-}
-
 FallbackSteps emit_fallback_steps(const analysis::Program& program, const std::vector<uint64_t>& addresses) {
   FallbackSteps result;
   std::string body;

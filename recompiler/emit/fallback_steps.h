@@ -17,10 +17,6 @@ struct FallbackSteps {
   size_t count = 0;
 };
 
-/// Instructions of `function` that no known entry reaches (what follows its last return, code other functions
-/// are hidden in): compiled code never runs them, so the fallback interpreter covers them.
-std::vector<uint64_t> unreached_instructions(const analysis::Program& program, const analysis::Function& function);
-
 /// Steps for the instructions at `addresses` (sorted, all inside the program's code ranges). Words without
 /// semantics (padding, data between functions) become steps that trap with address and encoding if reached.
 FallbackSteps emit_fallback_steps(const analysis::Program& program, const std::vector<uint64_t>& addresses);

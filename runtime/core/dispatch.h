@@ -18,6 +18,18 @@ struct SegmentInfo {
   uint32_t flags;
 };
 
+/// A Switch title recompiled from its ExeFS folder (recompiler/loaders/switch/exefs.h): what its main.npdm gives
+/// the process, and the modules' initialisers. runtime/platform/switch/process.cpp reads it.
+struct SwitchTitle {
+  uint64_t program_id;
+  uint32_t main_thread_priority;
+  uint32_t main_thread_stack_size;
+  const char* const* allowed_services; ///< ACI0's service access control: client entries, "x*" a prefix wildcard
+  size_t allowed_service_count;
+  const uint64_t* initializers;        ///< DT_INIT/DT_INIT_ARRAY functions, called in this order before the entry
+  size_t initializer_count;
+};
+
 struct ProgramInfo {
   const FunctionEntry* entries; ///< sorted by address
   size_t entry_count;
@@ -30,6 +42,7 @@ struct ProgramInfo {
   uint32_t program_header_count;
   uint32_t program_header_size;
   uint64_t tls_size;
+  const SwitchTitle* switch_title; ///< null unless the program is a Switch title from an ExeFS folder
 };
 
 /// Installs the table call_guest() searches.

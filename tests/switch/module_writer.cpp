@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "recompiler/loaders/elf/elf_container.h"
 #include "recompiler/loaders/switch/sha256.h"
 #include "runtime/base/bits.h"
 #include "runtime/base/error.h"
@@ -25,8 +26,8 @@ void put_at(std::vector<uint8_t>& out, size_t at, T value) {
 
 constexpr uint64_t dt_strtab = 5, dt_symtab = 6, dt_rela = 7, dt_relasz = 8, dt_relaent = 9, dt_strsz = 10, dt_syment = 11;
 
-std::array<uint8_t, 32> build_id_of(const elf::ElfFile& elf) {
-  const Sha256Digest digest = sha256(elf.bytes());
+std::array<uint8_t, 32> build_id_of(std::span<const uint8_t> elf_bytes) {
+  const Sha256Digest digest = sha256(elf_bytes);
   std::array<uint8_t, 32> id{};
   std::copy_n(digest.begin(), 20, id.begin()); // GNU build IDs are 20 bytes; the rest of the field is zero
   return id;
@@ -95,8 +96,8 @@ ModuleLayout lay_out(const elf::ElfFile& elf) {
   return layout;
 }
 
-std::vector<uint8_t> write_nso(const elf::ElfFile& elf) {
-  const ModuleLayout layout = lay_out(elf);
+namespace {
+std::vector<uint8_t> write_nso(const ModuleLayout& layout, const std::array<uint8_t, 32>& id) {
   std::vector<uint8_t> out(0x100, 0);
   put_at<uint32_t>(out, 0, 0x304f534e); // "NSO0"
   put_at<uint32_t>(out, 0xc, 0x3f);     // all three segments compressed and hash-checked
@@ -117,13 +118,49 @@ std::vector<uint8_t> write_nso(const elf::ElfFile& elf) {
     out.insert(out.end(), packed.begin(), packed.begin() + packed_size);
   }
   put_at<uint32_t>(out, 0x3c, static_cast<uint32_t>(layout.bss_size));
-  const auto id = build_id_of(elf);
   std::copy(id.begin(), id.end(), out.begin() + 0x40);
   put_at<uint32_t>(out, 0x90, static_cast<uint32_t>(layout.dynstr_offset - layout.rodata_offset)); // relative to rodata
   put_at<uint32_t>(out, 0x94, static_cast<uint32_t>(layout.dynstr_size));
   put_at<uint32_t>(out, 0x98, static_cast<uint32_t>(layout.dynsym_offset - layout.rodata_offset));
   put_at<uint32_t>(out, 0x9c, static_cast<uint32_t>(layout.dynsym_size));
   return out;
+}
+} // namespace
+
+std::vector<uint8_t> write_nso(const elf::ElfFile& elf) { return write_nso(lay_out(elf), build_id_of(elf.bytes())); }
+
+bool is_shared_object(std::span<const uint8_t> bytes) {
+  return elf::is_elf(bytes, true, elf::em_aarch64) && elf::Container(bytes, "").header().type == elf::et_dyn;
+}
+
+ModuleLayout lay_out_shared_object(std::span<const uint8_t> bytes, const std::string& name) {
+  const elf::Container container(bytes, name);
+  std::vector<elf::ProgramHeader> loads;
+  for (const elf::ProgramHeader& p : container.program_headers())
+    if (p.type == elf::pt_load) loads.push_back(p);
+  if (loads.size() != 3 || loads[0].flags != 5 || loads[1].flags != 4 || loads[2].flags != 6 || loads[0].address != 0)
+    throw Error(in_file(name), "make_nso needs three PT_LOADs from address 0: text (RX), rodata (R), data (RW)");
+  ModuleLayout layout;
+  auto bytes_of = [&](const elf::ProgramHeader& p) {
+    const auto span = container.reader().span_at(p.file_offset, p.file_size);
+    return std::vector<uint8_t>(span.begin(), span.end());
+  };
+  layout.text = bytes_of(loads[0]);
+  layout.rodata = bytes_of(loads[1]);
+  layout.data = bytes_of(loads[2]);
+  layout.rodata_offset = loads[1].address;
+  layout.data_offset = loads[2].address;
+  layout.bss_size = loads[2].memory_size - loads[2].file_size;
+  for (const elf::SectionHeader& h : container.section_headers()) {
+    if (h.name == ".dynsym") layout.dynsym_offset = h.address, layout.dynsym_size = h.size;
+    if (h.name == ".dynstr") layout.dynstr_offset = h.address, layout.dynstr_size = h.size;
+  }
+  if (layout.dynsym_size == 0 || layout.dynstr_size == 0) throw Error(in_file(name), "the shared object has no .dynsym/.dynstr");
+  return layout;
+}
+
+std::vector<uint8_t> write_nso_from_shared_object(std::span<const uint8_t> bytes, const std::string& name) {
+  return write_nso(lay_out_shared_object(bytes, name), build_id_of(bytes));
 }
 
 std::vector<uint8_t> write_nro(const elf::ElfFile& elf) {
@@ -144,7 +181,7 @@ std::vector<uint8_t> write_nro(const elf::ElfFile& elf) {
     put_at<uint32_t>(out, 0x24 + 8 * i, static_cast<uint32_t>(sizes[i]));
   }
   put_at<uint32_t>(out, 0x38, static_cast<uint32_t>(layout.bss_size));
-  const auto id = build_id_of(elf);
+  const auto id = build_id_of(elf.bytes());
   std::copy(id.begin(), id.end(), out.begin() + 0x40);
   put_at<uint32_t>(out, 0x70, static_cast<uint32_t>(layout.dynstr_offset - layout.rodata_offset));
   put_at<uint32_t>(out, 0x74, static_cast<uint32_t>(layout.dynstr_size));

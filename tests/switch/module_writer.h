@@ -5,6 +5,7 @@
 // emits an R_AARCH64_RELATIVE relocation for every data word that holds an address inside the module.
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "recompiler/loaders/elf/elf_file.h"
@@ -22,6 +23,13 @@ struct ModuleLayout {
 
 ModuleLayout lay_out(const elf::ElfFile& elf);
 std::vector<uint8_t> write_nso(const elf::ElfFile& elf);
+
+/// A module of an ExeFS title is linked as a shared object (ET_DYN from address 0, fixtures/exefs/module.ld):
+/// its three PT_LOADs become the segments as they are, with the linker's own .dynamic, .dynsym, .dynstr and
+/// relocations (MOD0 points at _DYNAMIC); nothing is appended and no relocation is applied.
+bool is_shared_object(std::span<const uint8_t> bytes);
+ModuleLayout lay_out_shared_object(std::span<const uint8_t> bytes, const std::string& name);
+std::vector<uint8_t> write_nso_from_shared_object(std::span<const uint8_t> bytes, const std::string& name);
 /// The relocated words are stored as zero (the relocation's addend carries the value), as RELA linkers do.
 std::vector<uint8_t> write_nro(const elf::ElfFile& elf);
 

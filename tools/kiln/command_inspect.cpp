@@ -1,5 +1,5 @@
 // `kiln inspect EXECUTABLE`: format, segments, symbols and build ID of a guest executable (AArch64 ELF, Switch
-// NSO/NRO); with --function and --build, a function's guest instructions beside the x86-64 code the host
+// NSO/NRO; for an ExeFS folder each module, its base, the npdm and what every import resolved to); with --function and --build, a function's guest instructions beside the x86-64 code the host
 // compiler made for it in the built program, with the instruction counts of both.
 #include <fmt/format.h>
 
@@ -10,6 +10,7 @@
 #include "recompiler/analysis/program.h"
 #include "recompiler/isa/aarch64/decoder.h"
 #include "recompiler/loaders/elf/elf_file.h"
+#include "recompiler/loaders/switch/exefs.h"
 #include "recompiler/loaders/switch/host_code.h"
 #include "recompiler/loaders/switch/switch_module.h"
 #include "runtime/base/bits.h"
@@ -57,10 +58,10 @@ void print_symbols(const std::vector<elf::Symbol>& symbols, const Arguments& a) 
   if (shown < sorted.size()) fmt::print("  ... {} more (--symbols lists all)\n", sorted.size() - shown);
 }
 
-void print_module(const nx::Module& m) {
+void print_module(const nx::Module& m, uint64_t base) {
   fmt::print("format: {} (Switch {})\n", nx::format_name(m.format), m.format == nx::Format::nso ? "executable module" : "homebrew executable");
   fmt::print("build ID: {}\n", hex(m.build_id));
-  fmt::print("load base: {:#x} (module offsets below)\n", nx::default_load_base);
+  fmt::print("load base: {:#x} (module offsets below)\n", base);
   fmt::print("segments:\n");
   for (const auto& s : m.segments)
     fmt::print("  {:7} {} memory {:#8x} size {:#8x}  file {:#8x} size {:#8x}{}{}\n", s.name, permissions(s.executable, s.writable),
@@ -127,13 +128,36 @@ void print_function(const elf::ElfFile& elf, const Arguments& a, bool module_off
              guest.empty() ? 0.0 : static_cast<double>(listing.size()) / static_cast<double>(guest.size()));
 }
 
+/// An ExeFS folder: the title, each module at its base, what every import resolved to, the linked symbols.
+void inspect_exefs(const Arguments& a) {
+  const nx::ExeFs exefs = nx::load_exefs(a.input);
+  fmt::print("format: ExeFS folder (Switch title: main.npdm and NSO modules, linked and relocated as rtld would)\n");
+  fmt::print("{}", nx::describe_exefs(exefs, ""));
+  for (const nx::ExeFsModule& m : exefs.modules) {
+    fmt::print("module {}:\n", m.file);
+    print_module(m.module, m.base);
+  }
+  fmt::print("imports: {}\n", exefs.imports.size());
+  for (const nx::ResolvedImport& i : exefs.imports)
+    fmt::print("  {:8} {} -> {}\n", i.importer, i.symbol,
+               i.provider.empty() ? fmt::format("unresolved (stub {:#x})", i.address) : fmt::format("{} {:#x}", i.provider, i.address));
+  const std::vector<uint8_t> linked = nx::to_elf(exefs.placed(), exefs.entry);
+  const elf::ElfFile elf(linked, a.input);
+  print_symbols(elf.symbols(), a);
+  if (!a.function.empty()) {
+    if (a.build.empty()) throw Error("--function needs --build OUTDIR (a folder `kiln recompile` wrote and `kiln build` built)");
+    print_function(elf, a, false);
+  }
+}
+
 void inspect(const Arguments& a) {
+  if (std::filesystem::is_directory(a.input)) return inspect_exefs(a);
   const std::vector<uint8_t> bytes = read_file(a.input, kiln::input::executable);
   std::vector<uint8_t> module_elf;
   const bool switch_module = nx::detect_format(bytes).has_value();
   if (switch_module) {
     const nx::Module module = nx::load_module(bytes, a.input, nx::default_load_base);
-    print_module(module);
+    print_module(module, nx::default_load_base);
     module_elf = nx::to_elf(module, nx::default_load_base);
   }
   const elf::ElfFile elf(switch_module ? std::span<const uint8_t>(module_elf) : std::span<const uint8_t>(bytes), a.input);
@@ -148,7 +172,7 @@ void inspect(const Arguments& a) {
 void setup_inspect_commands(CLI::App& root) {
   static Arguments args;
   auto* command = root.add_subcommand("inspect", "show an executable's format, segments, symbols and build ID; a recompiled function's guest and host code");
-  command->add_option("executable", args.input, "guest executable (AArch64 ELF, Switch NSO or NRO)")->required();
+  command->add_option("executable", args.input, "guest executable (AArch64 ELF, Switch NSO or NRO, or an ExeFS folder)")->required();
   command->add_flag("--symbols", args.all_symbols, "list every symbol (default: the first 10)");
   command->add_option("--function", args.function, "a function (symbol name or address; NSO/NRO: a module offset too) to show guest beside host code");
   command->add_option("--build", args.build, "the folder `kiln recompile` wrote for this executable, built with `kiln build`");

@@ -1,5 +1,6 @@
-// A loaded Switch module rewritten as the static AArch64 ELF the analysis and emitter read: the whole image at one
-// file offset, one PT_LOAD per segment, section headers for the segments and a .symtab with the module's symbols.
+// Loaded Switch modules rewritten as the static AArch64 ELF the analysis and emitter read: each module's image at
+// a file offset of its own, one PT_LOAD per segment, section headers for the segments and a .symtab with the
+// modules' symbols.
 #include <algorithm>
 #include <string>
 
@@ -31,10 +32,27 @@ struct SectionHeader {
 } // namespace
 
 std::vector<uint8_t> to_elf(const Module& module, uint64_t load_base) {
+  const PlacedModule placed{&module, load_base};
+  return to_elf(std::span<const PlacedModule>(&placed, 1), load_base + module.text().memory_offset);
+}
+
+std::vector<uint8_t> to_elf(std::span<const PlacedModule> modules, uint64_t entry) {
   constexpr uint64_t image_offset = 0x1000;
-  std::vector<const Segment*> loaded;
-  for (const Segment& s : module.segments)
-    if (s.size != 0 || (s.writable && module.bss_size != 0)) loaded.push_back(&s);
+  // Each module's image goes at its own file offset (page-aligned, after the previous one).
+  struct Loaded {
+    const Module* module;
+    const Segment* segment;
+    uint64_t base, file_offset; ///< of the module's image
+  };
+  std::vector<Loaded> loaded;
+  std::vector<uint64_t> image_offsets;
+  uint64_t file_end = image_offset;
+  for (const PlacedModule& m : modules) {
+    image_offsets.push_back(file_end);
+    for (const Segment& s : m.module->segments)
+      if (s.size != 0 || (s.writable && m.module->bss_size != 0)) loaded.push_back({m.module, &s, m.base, file_end});
+    file_end = align_up(file_end + m.module->image.size(), 0x1000);
+  }
 
   // Names, symbols and section headers go after the image.
   std::string section_names(1, '\0');
@@ -46,26 +64,32 @@ std::vector<uint8_t> to_elf(const Module& module, uint64_t load_base) {
   std::string symbol_names(1, '\0');
   Writer symbols;
   symbols.pad_to(24); // symbol 0 is null
-  for (const Symbol& s : module.symbols) {
-    symbols.put<uint32_t>(static_cast<uint32_t>(symbol_names.size()));
-    symbol_names += s.name + '\0';
-    symbols.put<uint8_t>(static_cast<uint8_t>(1 << 4 | (s.is_function ? 2 : 1))); // GLOBAL FUNC / OBJECT
-    symbols.put<uint8_t>(0);
-    symbols.put<uint16_t>(1);
-    symbols.put<uint64_t>(load_base + s.offset);
-    symbols.put<uint64_t>(s.size);
-  }
+  for (const PlacedModule& m : modules)
+    for (const Symbol& s : m.module->symbols) {
+      symbols.put<uint32_t>(static_cast<uint32_t>(symbol_names.size()));
+      symbol_names += s.name + '\0';
+      symbols.put<uint8_t>(static_cast<uint8_t>(1 << 4 | (s.is_function ? 2 : 1))); // GLOBAL FUNC / OBJECT
+      symbols.put<uint8_t>(0);
+      symbols.put<uint16_t>(1);
+      symbols.put<uint64_t>(m.base + s.offset);
+      symbols.put<uint64_t>(s.size);
+    }
 
   std::vector<SectionHeader> sections{{0, 0, 0, 0, 0, 0}};
-  for (const Segment& s : module.segments) {
-    const uint64_t flags = 2 | (s.executable ? 4 : 0) | (s.writable ? 1 : 0); // SHF_ALLOC | EXECINSTR | WRITE
-    sections.push_back({add_name("." + s.name), 1, flags, load_base + s.memory_offset, image_offset + s.memory_offset, s.size});
+  for (size_t i = 0; i < modules.size(); ++i) {
+    const Module& module = *modules[i].module;
+    const uint64_t base = modules[i].base;
+    const std::string prefix = modules.size() > 1 ? module.name : "";
+    for (const Segment& s : module.segments) {
+      const uint64_t flags = 2 | (s.executable ? 4 : 0) | (s.writable ? 1 : 0); // SHF_ALLOC | EXECINSTR | WRITE
+      sections.push_back({add_name(prefix + "." + s.name), 1, flags, base + s.memory_offset, image_offsets[i] + s.memory_offset, s.size});
+    }
+    const Segment& data = module.segments[2];
+    if (module.bss_size) sections.push_back({add_name(prefix + ".bss"), 8, 3, base + data.memory_offset + data.size, 0, module.bss_size});
   }
-  const Segment& data = module.segments[2];
-  if (module.bss_size) sections.push_back({add_name(".bss"), 8, 3, load_base + data.memory_offset + data.size, 0, module.bss_size});
 
   Writer out;
-  const uint64_t tables_offset = image_offset + module.image.size();
+  const uint64_t tables_offset = file_end;
   const uint64_t symtab_offset = tables_offset, strtab_offset = symtab_offset + symbols.bytes.size();
   const auto symtab_index = static_cast<uint32_t>(sections.size());
   sections.push_back({add_name(".symtab"), 2, 0, 0, symtab_offset, symbols.bytes.size(), symtab_index + 1, 24});
@@ -82,7 +106,7 @@ std::vector<uint8_t> to_elf(const Module& module, uint64_t load_base) {
   out.put<uint16_t>(2);
   out.put<uint16_t>(183);
   out.put<uint32_t>(1);
-  out.put<uint64_t>(load_base + module.text().memory_offset);
+  out.put<uint64_t>(entry);
   out.put<uint64_t>(64);
   out.put<uint64_t>(section_headers_offset);
   out.put<uint32_t>(0);
@@ -92,18 +116,22 @@ std::vector<uint8_t> to_elf(const Module& module, uint64_t load_base) {
   out.put<uint16_t>(64);
   out.put<uint16_t>(static_cast<uint16_t>(sections.size()));
   out.put<uint16_t>(shstrtab_index);
-  for (const Segment* s : loaded) {
+  for (const Loaded& l : loaded) {
+    const Segment* s = l.segment;
     out.put<uint32_t>(1); // PT_LOAD
     out.put<uint32_t>(4 | (s->executable ? 1 : 0) | (s->writable ? 2 : 0));
-    out.put<uint64_t>(image_offset + s->memory_offset);
-    out.put<uint64_t>(load_base + s->memory_offset);
-    out.put<uint64_t>(load_base + s->memory_offset);
+    out.put<uint64_t>(l.file_offset + s->memory_offset);
+    out.put<uint64_t>(l.base + s->memory_offset);
+    out.put<uint64_t>(l.base + s->memory_offset);
     out.put<uint64_t>(s->size);
-    out.put<uint64_t>(s->size + (s->writable ? module.bss_size : 0));
+    out.put<uint64_t>(s->size + (s->writable ? l.module->bss_size : 0));
     out.put<uint64_t>(0x1000);
   }
-  out.pad_to(image_offset);
-  out.bytes.insert(out.bytes.end(), module.image.begin(), module.image.end());
+  for (size_t i = 0; i < modules.size(); ++i) {
+    out.pad_to(image_offsets[i]);
+    out.bytes.insert(out.bytes.end(), modules[i].module->image.begin(), modules[i].module->image.end());
+  }
+  out.pad_to(file_end);
   out.bytes.insert(out.bytes.end(), symbols.bytes.begin(), symbols.bytes.end());
   out.bytes.insert(out.bytes.end(), symbol_names.begin(), symbol_names.end());
   out.bytes.insert(out.bytes.end(), section_names.begin(), section_names.end());

@@ -17,7 +17,7 @@ constexpr uint64_t max_image_size = uint64_t{512} << 20; // far above any real m
 constexpr uint64_t max_bss_size = uint64_t{4} << 30;      // .bss is not allocated: only its size is kept
 constexpr uint64_t lz4_max_ratio = 255;                   // an LZ4 block cannot expand further
 constexpr uint64_t dt_null = 0, dt_pltrelsz = 2, dt_strtab = 5, dt_symtab = 6, dt_rela = 7, dt_relasz = 8, dt_strsz = 10,
-                   dt_jmprel = 23;
+                   dt_init = 12, dt_jmprel = 23, dt_init_array = 25, dt_init_arraysz = 27;
 constexpr uint32_t r_aarch64_relative = 1027;
 const char* const segment_names[3] = {"text", "rodata", "data"};
 
@@ -67,6 +67,9 @@ void parse_dynamic(Module& module, uint64_t dynsym_size) {
     else if (tag == dt_relasz) relasz = value;
     else if (tag == dt_jmprel) jmprel = value;
     else if (tag == dt_pltrelsz) pltrelsz = value;
+    else if (tag == dt_init) module.init = value;
+    else if (tag == dt_init_array) module.init_array = value;
+    else if (tag == dt_init_arraysz) module.init_array_size = value;
   }
   if (symtab && strtab) {
     if (dynsym_size == 0 && *strtab > *symtab) dynsym_size = *strtab - *symtab; // .dynstr usually follows .dynsym
@@ -74,13 +77,16 @@ void parse_dynamic(Module& module, uint64_t dynsym_size) {
     const ByteReader strings = image.sub_reader(*strtab, strsz);
     for (uint64_t at = 0; at + 24 <= dynsym_size; at += 24) {
       const uint32_t name = symbols.peek_at<uint32_t>(at);
-      const uint8_t type = symbols.peek_at<uint8_t>(at + 4) & 0xf;
+      const uint8_t info = symbols.peek_at<uint8_t>(at + 4), type = info & 0xf;
       const uint16_t section = symbols.peek_at<uint16_t>(at + 6);
-      if (section == 0 || (type != 1 && type != 2)) continue; // defined OBJECT and FUNC only
       if (name >= strings.size()) strings.fail_at(0, fmt::format("symbol name offset {:#x} is outside .dynstr ({:#x} bytes)", name, strings.size()));
       ByteReader name_reader = strings;
       name_reader.seek(name);
-      module.symbols.push_back(Symbol{std::string(name_reader.c_string()), symbols.peek_at<uint64_t>(at + 8), symbols.peek_at<uint64_t>(at + 16), type == 2});
+      const DynamicSymbol symbol{std::string(name_reader.c_string()), symbols.peek_at<uint64_t>(at + 8), symbols.peek_at<uint64_t>(at + 16), type,
+                                 static_cast<uint8_t>(info >> 4), section != 0};
+      module.dynamic_symbols.push_back(symbol);
+      if (section == 0 || (type != 1 && type != 2)) continue; // defined OBJECT and FUNC only
+      module.symbols.push_back(Symbol{symbol.name, symbol.value, symbol.size, type == 2});
     }
   }
   for (const auto& [table, size] : {std::pair{rela, relasz}, std::pair{jmprel, pltrelsz}}) {

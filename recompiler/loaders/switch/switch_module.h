@@ -34,6 +34,16 @@ struct Symbol {
   bool is_function = false;
 };
 
+/// One .dynsym entry (index = a relocation's symbol number), defined or not: what the ExeFS linker resolves.
+struct DynamicSymbol {
+  std::string name;
+  uint64_t value = 0; ///< from the module base (defined symbols)
+  uint64_t size = 0;
+  uint8_t type = 0;    ///< STT_* (0 NOTYPE, 1 OBJECT, 2 FUNC, ...)
+  uint8_t binding = 0; ///< STB_* (0 LOCAL, 1 GLOBAL, 2 WEAK)
+  bool defined = false;
+};
+
 struct Relocation {
   uint64_t offset = 0; ///< where, from the module base
   uint32_t type = 0;
@@ -51,7 +61,11 @@ struct Module {
   std::optional<uint64_t> mod0_offset;
   std::optional<uint64_t> dynamic_offset;
   std::vector<Symbol> symbols;
+  std::vector<DynamicSymbol> dynamic_symbols;      ///< every .dynsym entry, entry 0 included
   std::vector<Relocation> relocations;             ///< from DT_RELA and DT_JMPREL
+  std::optional<uint64_t> init;                    ///< DT_INIT (module offset)
+  std::optional<uint64_t> init_array;              ///< DT_INIT_ARRAY (module offset), DT_INIT_ARRAYSZ bytes
+  uint64_t init_array_size = 0;
   uint64_t load_base = 0;                          ///< NRO: the base R_AARCH64_RELATIVE relocations were applied for
   size_t applied_relocations = 0;                  ///< NRO: R_AARCH64_RELATIVE written into the image
   std::vector<Relocation> unapplied_relocations;   ///< NRO: other types (reported, left as in the file)
@@ -73,8 +87,17 @@ Module load_module(std::span<const uint8_t> bytes, const std::string& name, uint
 /// Where kiln places a Switch module when recompiling it (where Horizon placed main modules before ASLR).
 constexpr uint64_t default_load_base = 0x7100000000;
 
-/// The module as a static AArch64 ELF image (one PT_LOAD per segment at `load_base` + offset, entry at text,
-/// the symbols in .symtab): the form the AArch64 analysis and emitter take.
+/// A module and where it is loaded.
+struct PlacedModule {
+  const Module* module = nullptr;
+  uint64_t base = 0;
+};
+
+/// Modules as one static AArch64 ELF image (one PT_LOAD per segment of each module at its base + offset, entry
+/// at `entry`, every module's symbols in .symtab, unqualified): the form the AArch64 analysis and emitter take.
+/// Section names are the segments' (".text"), prefixed by the module's name when there are several ("sdk.text").
+std::vector<uint8_t> to_elf(std::span<const PlacedModule> modules, uint64_t entry);
+/// One module at `load_base`, entered at its text.
 std::vector<uint8_t> to_elf(const Module& module, uint64_t load_base);
 
 } // namespace kiln::nx

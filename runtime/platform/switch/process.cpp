@@ -18,6 +18,7 @@
 #include "runtime/platform/switch/scripted_pad.h"
 #include "runtime/platform/switch/services/default_services.h"
 #include "runtime/platform/switch/services/hid.h"
+#include "runtime/platform/switch/services/registry.h"
 #include "runtime/platform/switch/services/title_config.h"
 #include "runtime/platform/switch/services/vi.h"
 
@@ -58,13 +59,47 @@ void load_segments(Kernel& kernel, const rt::ProgramInfo& p) {
   }
 }
 
+/// Stops the process when a guest call ended by reaching an address that was not recompiled.
+void check_unwind(Kernel& kernel, const rt::Cpu& cpu) {
+  if (const uint64_t pending = cpu.unwind_target) {
+    log::error("control reached guest address {:#x}, which was not recompiled (no function starts there)", pending);
+    kernel.stop(70);
+  }
+}
+
+/// An ExeFS title: Horizon starts the first module with X0 = 0 and X1 = the main thread's handle (switchbrew
+/// "rtld"). kiln did rtld's work at recompile time (linking, relocations), so what is left of it is running the
+/// modules' initialisers (sdk first, main last) before main's entry. Returning from the entry ends the process.
+[[noreturn]] void enter_title(Kernel& kernel, Thread& thread, const rt::ProgramInfo& program) {
+  rt::Cpu& cpu = thread.cpu;
+  rt::fp_reset_host();
+  const rt::SwitchTitle& title = *program.switch_title;
+  for (size_t i = 0; i < title.initializer_count; ++i) {
+    cpu.x[0] = cpu.x[1] = 0;
+    cpu.x[30] = 0;
+    rt::call_guest(&cpu, title.initializers[i]);
+    check_unwind(kernel, cpu);
+  }
+  cpu.x[0] = 0;
+  cpu.x[1] = thread.handle;
+  cpu.x[30] = 0;
+  rt::call_guest(&cpu, program.entry);
+  check_unwind(kernel, cpu);
+  kernel.stop(exit_status::exited);
+}
+
 [[noreturn]] void main_thread(const Launch* started) {
   const Launch& launch = *started;
   Kernel& kernel = *active_kernel();
-  const uint64_t stack = kernel.memory().find_free(layout::kernel_area_start, layout::kernel_area_size, homebrew_stack_size + layout::page_size);
+  const rt::SwitchTitle* title = launch.program->switch_title;
+  // A title's npdm gives its main thread's stack and priority; a homebrew module gets the homebrew loader's.
+  const uint64_t stack_size = title ? title->main_thread_stack_size : homebrew_stack_size;
+  const int32_t priority = title ? static_cast<int32_t>(title->main_thread_priority) : 0x2c;
+  const uint64_t stack = kernel.memory().find_free(layout::kernel_area_start, layout::kernel_area_size, stack_size + layout::page_size);
   require(stack ? success : kernel_result::out_of_memory, "finding room for the main thread's stack");
-  require(kernel.memory().map(stack + layout::page_size, homebrew_stack_size, MemoryState::stack, permission::read_write), "mapping the stack");
-  Thread& thread = kernel.attach_main_thread(stack + layout::page_size + homebrew_stack_size, 0x2c);
+  require(kernel.memory().map(stack + layout::page_size, stack_size, MemoryState::stack, permission::read_write), "mapping the stack");
+  Thread& thread = kernel.attach_main_thread(stack + layout::page_size + stack_size, priority);
+  if (title) enter_title(kernel, thread, *launch.program);
   uint64_t heap = 0;
   require(kernel.memory().set_heap_size(homebrew_heap_size, &heap), "setting up the heap");
 
@@ -92,10 +127,7 @@ void load_segments(Kernel& kernel, const rt::ProgramInfo& p) {
   cpu.x[30] = 0; // "the menu": returning there ends the program
   rt::fp_reset_host();
   rt::call_guest(&cpu, launch.program->entry);
-  if (const uint64_t pending = cpu.unwind_target) {
-    log::error("control reached guest address {:#x}, which was not recompiled (no function starts there)", pending);
-    kernel.stop(70);
-  }
+  check_unwind(kernel, cpu);
   const uint32_t result = static_cast<uint32_t>(cpu.x[0]);
   if (result != 0) log::error("the program returned {:#x} to the loader", result);
   kernel.stop(result == 0 ? exit_status::exited : 1);
@@ -124,10 +156,24 @@ bool take_runtime_option(int& argc, char** argv, const char* name, const char* v
   return true;
 }
 
+/// The process a title's npdm describes (its program id), else kiln's default.
+ProcessConfig process_config(const rt::ProgramInfo& program) {
+  ProcessConfig config;
+  if (program.switch_title) config.program_id = program.switch_title->program_id;
+  return config;
+}
+
+/// main.npdm's service access control, for sm; none for a homebrew module (every service).
+AllowedServices allowed_services(const rt::ProgramInfo& program) {
+  if (!program.switch_title) return std::nullopt;
+  const rt::SwitchTitle& title = *program.switch_title;
+  return std::vector<std::string>(title.allowed_services, title.allowed_services + title.allowed_service_count);
+}
+
 } // namespace
 
 int run(const rt::ProgramInfo& program, int argc, char** argv, char**) {
-  static Kernel kernel;
+  static Kernel kernel(process_config(program));
   kernel.install();
   rt::set_function_table(program.entries, program.entry_count);
   auto registry = std::make_shared<ServiceRegistry>();
@@ -156,7 +202,7 @@ int run(const rt::ProgramInfo& program, int argc, char** argv, char**) {
   if (pad_script) set_pad_source([pad_script] { return pad_script->state(presented_frames()); });
   kernel.set_stop_hook([&session](int) { session.end(); });
   register_default_services(*registry, settings);
-  install_service_manager(kernel, registry);
+  install_service_manager(kernel, registry, allowed_services(program));
   load_segments(kernel, program);
   Launch launch{&program, program_name};
   for (const std::string& argument : arguments) launch.arguments += " " + argument;

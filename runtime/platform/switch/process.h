@@ -3,6 +3,9 @@
 // module's segments as code and data, and enters it as the homebrew loader enters an NRO (switchbrew
 // "Homebrew ABI"): X0 points at the loader's configuration entries, X1 is -1, the heap is already set up and
 // passed in an OverrideHeap entry, argv in an Argv entry; returning from the entry point ends the program.
+// A title from an ExeFS folder (ProgramInfo::switch_title) starts as Horizon starts one instead: its npdm's
+// main thread stack size and priority, program id and service access control; the modules' initialisers, then
+// main's entry with X0 = 0 and X1 = the main thread's handle.
 #include "runtime/core/dispatch.h"
 #include "runtime/platform/switch/kernel/kernel.h"
 

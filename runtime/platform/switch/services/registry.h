@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <typeindex>
 #include <vector>
@@ -45,10 +46,16 @@ private:
   std::map<std::type_index, std::shared_ptr<void>> shared_states_;
 };
 
-/// sm itself, serving the names in `registry`.
-std::shared_ptr<ipc::ServiceObject> make_service_manager(std::shared_ptr<ServiceRegistry> registry);
+/// The services a title may get from sm (main.npdm's service access control: names, "x*" every name starting
+/// with "x"); absent: every service (a homebrew module has no npdm).
+using AllowedServices = std::optional<std::vector<std::string>>;
+/// Whether `allowed` lets the title have `service`.
+bool service_allowed(const AllowedServices& allowed, const std::string& service);
+
+/// sm itself, serving the names in `registry` (GetService of a name outside `allowed`: NotAllowed, logged).
+std::shared_ptr<ipc::ServiceObject> make_service_manager(std::shared_ptr<ServiceRegistry> registry, AllowedServices allowed = std::nullopt);
 /// Makes "sm:" a named port of `kernel`, serving the names in `registry`.
-void install_service_manager(Kernel& kernel, std::shared_ptr<ServiceRegistry> registry);
+void install_service_manager(Kernel& kernel, std::shared_ptr<ServiceRegistry> registry, AllowedServices allowed = std::nullopt);
 
 /// sm's results (module 21).
 namespace sm_result {
@@ -57,6 +64,7 @@ constexpr Result invalid_client = make_result(module, 2);    ///< a request befo
 constexpr Result already_registered = make_result(module, 4);
 constexpr Result invalid_service_name = make_result(module, 6);
 constexpr Result not_registered = make_result(module, 7);
+constexpr Result not_allowed = make_result(module, 8); ///< 0x1015: outside the title's service access control
 } // namespace sm_result
 
 } // namespace kiln::hos

@@ -76,7 +76,7 @@ bool decode_name(uint64_t encoded, std::string* name) {
 
 class ServiceManager final : public ipc::ServiceObject {
 public:
-  explicit ServiceManager(std::shared_ptr<ServiceRegistry> registry) : registry_(std::move(registry)) {}
+  ServiceManager(std::shared_ptr<ServiceRegistry> registry, AllowedServices allowed) : registry_(std::move(registry)), allowed_(std::move(allowed)) {}
   std::string_view name() const override { return "sm:"; }
   bool accepts_tipc() const override { return true; }
   std::span<const ipc::Command> commands() const override {
@@ -97,6 +97,11 @@ public:
     if (!initialized_) return sm_result::invalid_client;
     std::string service;
     if (!decode_name(c.read<uint64_t>(), &service)) return sm_result::invalid_service_name;
+    if (!service_allowed(allowed_, service)) {
+      c.kernel().report_once("service " + service, fmt::format("GetService(\"{}\") at guest address {:#x}: '{}' is not in the title's service access "
+                                                               "control (main.npdm); replying {:#x}", service, c.pc(), service, sm_result::not_allowed));
+      return sm_result::not_allowed;
+    }
     if (auto object = registry_->create(service)) {
       c.push_object(std::move(object));
       return success;
@@ -127,17 +132,27 @@ public:
 
 private:
   std::shared_ptr<ServiceRegistry> registry_;
+  AllowedServices allowed_;
   bool initialized_ = false;
 };
 
 } // namespace
 
-std::shared_ptr<ipc::ServiceObject> make_service_manager(std::shared_ptr<ServiceRegistry> registry) {
-  return std::make_shared<ServiceManager>(std::move(registry));
+bool service_allowed(const AllowedServices& allowed, const std::string& service) {
+  if (!allowed) return true;
+  for (const std::string& entry : *allowed) {
+    if (entry == service) return true;
+    if (!entry.empty() && entry.back() == '*' && service.compare(0, entry.size() - 1, entry, 0, entry.size() - 1) == 0) return true;
+  }
+  return false;
 }
 
-void install_service_manager(Kernel& kernel, std::shared_ptr<ServiceRegistry> registry) {
-  kernel.register_named_port("sm:", [registry] { return std::make_shared<ipc::Session>(make_service_manager(registry)); });
+std::shared_ptr<ipc::ServiceObject> make_service_manager(std::shared_ptr<ServiceRegistry> registry, AllowedServices allowed) {
+  return std::make_shared<ServiceManager>(std::move(registry), std::move(allowed));
+}
+
+void install_service_manager(Kernel& kernel, std::shared_ptr<ServiceRegistry> registry, AllowedServices allowed) {
+  kernel.register_named_port("sm:", [registry, allowed] { return std::make_shared<ipc::Session>(make_service_manager(registry, allowed)); });
 }
 
 } // namespace kiln::hos

@@ -1,0 +1,58 @@
+#!/bin/sh
+# exefs_runs.sh KILN MAKE_NSO MAKE_NPDM FIXTURES WORKDIR: the test ExeFS (fixtures/exefs: a main module calling
+# into an sdk module through dynamic symbols) made into NSOs and a main.npdm, then recompiled, built and run three
+# ways, each run's lines and exit status checked:
+#   1. as made: every import resolved; the numbers are the sources' own (2 + 3, 40 + 2 from sdk's initialiser,
+#      2 * main_value()...), priority 44 and the 0x40000 stack are what main.npdm says, lm is allowed;
+#   2. main.npdm allowing only "fsp*" (kiln port): GetService("lm") answers sm's NotAllowed, 0x1015, logged by name;
+#   3. sdk without sdk_feature: the recompile lists the unresolved import and the call stops the run, naming it.
+set -e
+kiln=$1 make_nso=$2 make_npdm=$3 fixtures=$4 work=$5
+rm -rf "$work" && mkdir -p "$work/exefs"
+"$make_nso" "$fixtures/main.elf" "$work/exefs/main"
+"$make_nso" "$fixtures/sdk.elf" "$work/exefs/sdk"
+npdm() { "$make_npdm" "$1" --program-id 0100000000001234 --name exefs-test --priority 44 --stack-size 40000 --service "$2"; }
+npdm "$work/exefs/main.npdm" lm
+fail() { echo "FAILED: $*"; exit 1; }
+# run FOLDER-OF-PROJECT EXPECTED-STATUS: runs the program, prints its output, checks the status
+run() {
+  status=0
+  "$1/build/program" > "$work/run.log" 2>&1 || status=$?
+  cat "$work/run.log"
+  [ "$status" = "$2" ] || fail "exit status $status, expected $2"
+}
+expect_lines() { # the run's guest lines must be exactly these
+  grep '^kiln: guest: ' "$work/run.log" | sed 's/^kiln: guest: //' > "$work/lines"
+  printf '%s\n' "$@" > "$work/expected"
+  diff "$work/expected" "$work/lines" || fail "guest lines differ"
+}
+
+"$kiln" recompile --no-config "$work/exefs" -o "$work/out" | tee "$work/recompile.log"
+grep -q " 0 unresolved indirect branches" "$work/recompile.log" || fail "unresolved indirect branches"
+grep -q "imports resolved: 16; unresolved: 0; initialisers: 1" "$work/recompile.log" || fail "recompile summary"
+"$kiln" build "$work/out" -j 2
+run "$work/out" 0
+expect_lines "main: started" "main: x0 = 0" "main: main thread priority = 44" "main: stack region size = 0x40000" \
+  "main: sdk_add(2, 3) = 5" "main: through a pointer, sdk_add(4, 5) = 9" "main: sdk_counter = 42" \
+  "main: sdk_twice_main_value() = 42" "main: GetService(lm) = 0x0" "main: sdk_feature(7) = 42" "main: done"
+
+mkdir -p "$work/sac" && cp "$work/exefs/main" "$work/exefs/sdk" "$work/sac/"
+npdm "$work/sac/main.npdm" "fsp*"
+"$kiln" port --no-config "$work/sac" -o "$work/out" -j 2
+run "$work/out" 0
+grep -q "GetService(\"lm\") at guest address 0x[0-9a-f]*: 'lm' is not in the title's service access control (main.npdm); replying 0x1015" "$work/run.log" ||
+  fail "no NotAllowed message naming lm"
+grep -q "^kiln: guest: main: GetService(lm) = 0x1015$" "$work/run.log" || fail "GetService(lm) did not answer 0x1015"
+grep -q "^kiln: guest: main: done$" "$work/run.log" || fail "the run did not go on"
+
+mkdir -p "$work/unresolved" && cp "$work/exefs/main" "$work/exefs/main.npdm" "$work/unresolved/"
+"$make_nso" "$fixtures/sdk_without_feature.elf" "$work/unresolved/sdk"
+"$kiln" recompile --no-config "$work/unresolved" -o "$work/out" | tee "$work/recompile.log"
+grep -q "unresolved import sdk_feature (imported by main): its stub at 0x7100400000 stops the program naming it" "$work/recompile.log" ||
+  fail "the recompile does not list sdk_feature"
+"$kiln" build "$work/out" -j 2
+run "$work/out" 74
+grep -q "^kiln: guest: unresolved import 'sdk_feature' called (imported by main; no module of the ExeFS exports it)$" "$work/run.log" ||
+  fail "no message naming sdk_feature"
+grep -q "^kiln: guest: main: sdk_feature" "$work/run.log" && fail "the call to sdk_feature returned"
+echo "exefs runs: linked, NotAllowed outside the SAC, unresolved import named"

@@ -92,10 +92,7 @@ void load_segments(Kernel& kernel, const rt::ProgramInfo& p) {
   cpu.x[30] = 0; // "the menu": returning there ends the program
   rt::fp_reset_host();
   rt::call_guest(&cpu, launch.program->entry);
-  if (const uint64_t pending = cpu.unwind_target) {
-    log::error("control reached guest address {:#x}, which was not recompiled (no function starts there)", pending);
-    kernel.stop(70);
-  }
+  rt::finish_unclaimed_jumps(&cpu);
   const uint32_t result = static_cast<uint32_t>(cpu.x[0]);
   if (result != 0) log::error("the program returned {:#x} to the loader", result);
   kernel.stop(result == 0 ? exit_status::exited : 1);

@@ -23,6 +23,10 @@ done
 
 KILN_LOG="$work/kiln.log" KILN_DISCOVERY_LOG="$work/reached.toml" "$program" mid_entries >"$work/out" 2>"$work/err" || fail "mid_entries exited with status $?"
 [ -s "$work/reached.toml" ] || fail "no discovery log written"
+# Nothing else: a longjmp that the interpreter ran in place instead of unwinding to setjmp's frame would log
+# setjmp's return site (and, when the frames unwind later, the return sites above it).
+entries=$(grep -c '^\[\[reached\]\]$' "$work/reached.toml")
+[ "$entries" = "$(wc -w <<<"$labels")" ] || fail "the discovery log holds $entries entries, not one per label: $(grep address "$work/reached.toml" | tr '\n' ' ')"
 for label in $labels; do
   count=$(grep -cx "address = ${address[$label]}" "$work/reached.toml")
   [ "$count" = 1 ] || fail "$label (${address[$label]}) is logged $count times in the discovery log, not once"

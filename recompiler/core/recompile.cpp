@@ -49,7 +49,8 @@ std::string describe(const RecompileSummary& s, const RecompileOptions& o) {
   out += fmt::format("  platform: {}\n", s.platform);
   if (!s.config.empty()) out += fmt::format("  config: {}\n", s.config.string());
   for (const std::string& set : s.applied_patch_sets) out += fmt::format("  patch set applied: {}\n", set);
-  out += fmt::format("  fallback interpreter: {} instructions (outside compiled code, or in functions with an unresolved BR); discovery report: {}\n", s.fallback_steps,
+  out += fmt::format("  fallback interpreter: {} instructions (all but the entries of compiled functions) in {} steps; discovery report: {}\n",
+                     s.fallback_steps, s.fallback_step_functions,
                      s.discovery_report.string());
   const size_t shown = o.list_untranslated ? s.untranslated.size() : std::min<size_t>(s.untranslated.size(), 10);
   for (size_t i = 0; i < shown; ++i) {
@@ -145,6 +146,7 @@ RecompileSummary recompile(const RecompileOptions& options) {
   summary.files_written = report.files_written;
   summary.files_unchanged = report.files_unchanged;
   summary.fallback_steps = report.fallback_steps;
+  summary.fallback_step_functions = report.fallback_step_functions;
   if (setup.config) summary.config = setup.config->file;
   summary.applied_patch_sets = setup.changes.applied;
   summary.discovery_report = options.output / "discovery.toml";

@@ -29,6 +29,7 @@ struct RecompileSummary {
   std::vector<emit::UntranslatedInstruction> untranslated;
   size_t files_written = 0, files_unchanged = 0;
   size_t fallback_steps = 0;                   ///< instructions the fallback interpreter covers
+  size_t fallback_step_functions = 0;          ///< step functions emitted for them
   std::filesystem::path config;                ///< the kiln.toml used (empty: none)
   std::vector<std::string> applied_patch_sets; ///< "id version", in order
   std::filesystem::path discovery_report;      ///< OUTDIR/discovery.toml

@@ -59,6 +59,20 @@ bool returns_twice(const Function* f) {
   return false;
 }
 
+/// Where a longjmp resumes `f`: the return sites of its calls to functions that return twice (of every call when
+/// the program has no symbols to name them). Its landing pads are the other places a non-local jump continues at.
+std::set<uint64_t> resume_sites(const Program& program, const Function& f) {
+  std::set<uint64_t> sites;
+  const bool unnamed = program.elf().symbols().empty();
+  for (uint64_t a = f.start; a + 4 < f.end; a += 4) {
+    const a64::FlowInfo flow = a64::control_flow(*program.instruction(a));
+    if ((flow.kind == a64::ControlFlow::call && (unnamed || returns_twice(program.function_at(flow.target)))) ||
+        (flow.kind == a64::ControlFlow::indirect_call && unnamed))
+      sites.insert(a + 4);
+  }
+  return sites;
+}
+
 class FunctionWriter final : public a64::EmitTarget {
 public:
   FunctionWriter(const Program& program, const Function& function, const Customization& custom, std::string& out,
@@ -237,13 +251,8 @@ private:
     // Where a non-local jump resumes this function: its landing pads, and the return sites of calls to functions
     // that return twice (of every call when the program has no symbols to name them).
     for (auto it = landing_pads_.lower_bound(function_.start); it != landing_pads_.end() && *it < function_.end; ++it) resume_labels_.insert(*it);
-    const bool unnamed = program_.elf().symbols().empty();
-    for (uint64_t a = function_.start; a + 4 < function_.end; a += 4) {
-      const a64::FlowInfo flow = a64::control_flow(*program_.instruction(a));
-      if ((flow.kind == a64::ControlFlow::call && (unnamed || returns_twice(program_.function_at(flow.target)))) ||
-          (flow.kind == a64::ControlFlow::indirect_call && unnamed))
-        resume_labels_.insert(a + 4);
-    }
+    const std::set<uint64_t> sites = resume_sites(program_, function_);
+    resume_labels_.insert(sites.begin(), sites.end());
     labels_.insert(resume_labels_.begin(), resume_labels_.end());
     for (const auto& [address, hook] : custom_.hooks)
       if (inside(address)) labels_.insert(hook.targets.begin(), hook.targets.end());
@@ -369,6 +378,10 @@ set_source_files_properties(guest_image.S PROPERTIES OBJECT_DEPENDS ${{CMAKE_CUR
 # -frounding-math: MSR FPCR changes the rounding mode at run time (runtime/core/a64_fp.h), so the host compiler must
 # not fold or move floating-point operations as if it were always round-to-nearest.
 target_compile_options(program PRIVATE -O2 -fno-strict-aliasing -fwrapv -ffp-contract=off -frounding-math -w)
+# The fallback interpreter's steps (one function per instruction kiln could be asked to interpret) are the bulk
+# of the host compile and run only off the compiled path: -O1 builds them in about two thirds of the time.
+file(GLOB fallback_sources CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/fallback_*.cpp)
+set_source_files_properties(${{fallback_sources}} PROPERTIES COMPILE_OPTIONS -O1)
 target_link_libraries(program PRIVATE kiln_guest_runtime pthread)
 # AArch64 FMADD/FMLA are fused and emitted as std::fma, which is one instruction with the host's FMA and a slow
 # exactly rounded libm routine without it; both round once, so results are identical. Use FMA when this machine has it.
@@ -440,34 +453,35 @@ EmitReport emit_project(const Program& program, const std::filesystem::path& elf
   }
   flush();
 
-  // Everything not inside a compiled function runs through the fallback interpreter if control gets there.
-  // That is code outside every function, in ignored ones, and inside a function where no known entry reaches.
-  // A function with an unresolved BR gets a step for every instruction: the BR's target is in the middle of
-  // compiled code no host function can be entered at, and so is whatever that code branches to next (a
-  // switch case's jump back to the common tail), so the interpreter carries on there until the return.
+  // The dispatch table: every entry address (primary and secondary, landing pads) to its host function, sorted.
+  std::vector<std::pair<uint64_t, uint64_t>> entries;
+  for (const Function& f : functions) {
+    if (custom.ignored.count(f.start)) continue;
+    entries.emplace_back(f.start, f.start);
+    for (uint64_t e : entry_points(f, landing_pads)) entries.emplace_back(e, f.start);
+  }
+  std::sort(entries.begin(), entries.end());
+
+  // Control can reach any instruction (a BLR or BR into another function's middle, a return address changed by
+  // the guest), so the fallback interpreter has a step for every instruction of the executable sections except
+  // the entries of compiled functions: there it goes back to compiled code. Steps where a longjmp resumes a
+  // frame are marked, so that a BR there unwinds to that frame instead of running in the interpreter.
   std::vector<uint64_t> uncovered;
-  const std::vector<uint64_t>& unresolved = program.unresolved_indirect_branches();
-  auto has_unresolved_branch = [&](const Function& f) {
-    return std::any_of(unresolved.begin(), unresolved.end(), [&](uint64_t a) { return a >= f.start && a < f.end; });
-  };
-  for (const analysis::CodeRange& range : program.code_ranges())
-    for (uint64_t a = range.start; a < range.end;) {
-      const Function* owner = program.function_containing(a);
-      if (!owner || custom.ignored.count(owner->start) || custom.stubs.count(owner->start)) {
-        uncovered.push_back(a);
-        a += 4;
-        continue;
-      }
-      if (has_unresolved_branch(*owner)) {
-        for (uint64_t b = owner->start; b < owner->end; b += 4) uncovered.push_back(b);
-      } else {
-        const std::vector<uint64_t> unreached = program.unreached_instructions(*owner);
-        uncovered.insert(uncovered.end(), unreached.begin(), unreached.end());
-      }
-      a = owner->end;
+  for (const analysis::CodeRange& range : program.code_ranges()) {
+    auto entry = std::lower_bound(entries.begin(), entries.end(), std::make_pair(range.start, uint64_t{0}));
+    for (uint64_t a = range.start; a < range.end; a += 4) {
+      while (entry != entries.end() && entry->first < a) ++entry;
+      if (entry == entries.end() || entry->first != a) uncovered.push_back(a);
     }
-  const FallbackSteps steps = emit_fallback_steps(program, uncovered);
+  }
+  std::set<uint64_t> resume_points;
+  for (const Function& f : functions) {
+    const std::set<uint64_t> sites = resume_sites(program, f);
+    resume_points.insert(sites.begin(), sites.end());
+  }
+  const FallbackSteps steps = emit_fallback_steps(program, uncovered, resume_points);
   report.fallback_steps = steps.count;
+  report.fallback_step_functions = steps.functions;
   for (size_t k = 0; k < steps.files.size(); ++k) {
     const std::string name = fmt::format("fallback_{:03}.cpp", k);
     write(name, steps.files[k]);
@@ -493,14 +507,6 @@ EmitReport emit_project(const Program& program, const std::filesystem::path& elf
     if (generated && !written_chunks.count(name)) std::filesystem::remove(entry.path());
   }
 
-  // The dispatch table: every entry address (primary and secondary) to its host function, sorted.
-  std::vector<std::pair<uint64_t, uint64_t>> entries;
-  for (const Function& f : functions) {
-    if (custom.ignored.count(f.start)) continue;
-    entries.emplace_back(f.start, f.start);
-    for (uint64_t e : entry_points(f, landing_pads)) entries.emplace_back(e, f.start);
-  }
-  std::sort(entries.begin(), entries.end());
   const elf::ElfFile& elf = program.elf();
   std::string table = "// Generated by kiln recompile; do not edit.\n#include \"functions.h\"\n#include \"runtime/core/dispatch.h\"\n\n";
   table += "namespace {\nconst kiln::rt::FunctionEntry entries[] = {\n";

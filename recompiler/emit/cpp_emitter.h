@@ -61,7 +61,8 @@ struct EmitReport {
   size_t instructions = 0;
   size_t files_written = 0;
   size_t files_unchanged = 0;
-  size_t fallback_steps = 0; ///< instructions with a fallback-interpreter step (outside compiled code, or in a function with an unresolved BR)
+  size_t fallback_steps = 0; ///< instructions with a fallback-interpreter step (all but the entries of compiled functions)
+  size_t fallback_step_functions = 0; ///< the functions emitted for them (position-independent copies share one)
   std::vector<UntranslatedInstruction> untranslated;
 };
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <unordered_map>
 
 #include "recompiler/emit/cpp_text.h"
 #include "recompiler/emit/registers.h"
@@ -15,8 +16,10 @@ constexpr size_t steps_per_file = 3000;
 
 std::string step_name(uint64_t address) { return fmt::format("s_{:x}", address); }
 
-/// One instruction as a step: registers it names are loaded from `Cpu` into the locals the semantics use and
-/// stored back; control flow sets c->pc (the interpreter loop continues there) or returns.
+/// One instruction as a step's body: registers it names are loaded from `Cpu` into the locals the semantics use
+/// and stored back; control flow sets c->pc (the interpreter loop continues there) or returns. The stores and
+/// loads are written out where they are needed rather than as lambdas: with a step per instruction, the host
+/// compiler's time per function is most of the project's build.
 class StepWriter final : public a64::EmitTarget {
 public:
   explicit StepWriter(std::string& out) : out_(out) {}
@@ -25,53 +28,66 @@ public:
     current_ = &i;
     std::set<int> used;
     if (i.decoded) add_used_registers(i, used);
-    std::string spill, reload;
     for (int r : used) {
       const std::string local = register_local(r), slot = register_slot(r);
-      spill += fmt::format("{} = {}; ", slot, local);
-      reload += fmt::format("{} = {}; ", local, slot);
+      spill_ += fmt::format("{} = {}; ", slot, local);
+      reload_ += fmt::format("{} = {}; ", local, slot);
     }
-    out_ += fmt::format("// {:#x}: {}\nkiln::rt::StepResult {}(Cpu* c) {{\n  uint8_t* const m = kiln::rt::guest_base; (void)m;\n", i.address, i.text,
-                        step_name(i.address));
-    for (int r : used)
-      out_ += fmt::format("  {} {} = {};\n", register_type(r), register_local(r), register_slot(r));
-    out_ += "  uint32_t n = c->n, z = c->z, cf = c->c, vf = c->v;\n";
-    out_ += fmt::format("  auto spill = [&]() __attribute__((always_inline)) {{ {}c->n = n; c->z = z; c->c = cf; c->v = vf; }};\n", spill);
-    out_ += fmt::format("  auto reload = [&]() __attribute__((always_inline)) {{ {}n = c->n; z = c->z; cf = c->c; vf = c->v; }};\n  (void)reload;\n", reload);
-    out_ += fmt::format("  c->pc = {:#x}ull;\n", i.address + 4);
+    spill_ += "c->n = n; c->z = z; c->c = cf; c->v = vf;";
+    reload_ += "n = c->n; z = c->z; cf = c->c; vf = c->v;";
+    out_ += "{\n  uint8_t* const m = kiln::rt::guest_base; (void)m;\n";
+    for (int r : used) out_ += fmt::format("  {} {} = {};\n", register_type(r), register_local(r), register_slot(r));
+    // The step runs with c->pc at its own address, so the same code serves every copy of a position-independent
+    // instruction.
+    out_ += "  uint32_t n = c->n, z = c->z, cf = c->c, vf = c->v;\n  c->pc += 4;\n";
     if (!i.decoded) untranslated("undecodable word");
     else if (!a64::emit_semantics(i, *this)) untranslated("no semantics for " + std::string(i.opcode));
-    out_ += "  spill();\n  return kiln::rt::StepResult::next;\n}\n\n";
+    out_ += fmt::format("  {}\n  return kiln::rt::StepResult::next;\n}}\n\n", spill_);
   }
 
   void line(std::string code) override { out_ += "  " + code + "\n"; }
-  void branch(uint64_t target) override { line(fmt::format("{{ spill(); c->pc = {:#x}ull; return kiln::rt::StepResult::next; }}", target)); }
+  void branch(uint64_t target) override { line(fmt::format("{{ {} c->pc = {:#x}ull; return kiln::rt::StepResult::next; }}", spill_, target)); }
   void branch_if(const std::string& condition, uint64_t target) override {
-    line(fmt::format("if ({}) {{ spill(); c->pc = {:#x}ull; return kiln::rt::StepResult::next; }}", condition, target));
+    line(fmt::format("if ({}) {{ {} c->pc = {:#x}ull; return kiln::rt::StepResult::next; }}", condition, spill_, target));
   }
   // Calls are host calls, as in compiled code: the callee (compiled, or the fallback again) returns here.
   void call(uint64_t target, uint64_t return_address) override {
-    line(fmt::format("spill(); kiln::rt::call_guest(c, {:#x}ull); reload(); c->pc = {:#x}ull;", target, return_address));
+    line(fmt::format("{} kiln::rt::call_guest(c, {:#x}ull); {} c->pc = {:#x}ull;", spill_, target, reload_, return_address));
   }
   void branch_indirect(const std::string& target) override {
-    line(fmt::format("{{ const uint64_t target_ = {}; spill(); c->pc = target_; return kiln::rt::StepResult::next; }}", target));
+    line(fmt::format("{{ const uint64_t target_ = {}; {} c->pc = target_; return kiln::rt::StepResult::branched_indirect; }}", target, spill_));
   }
   void call_indirect(const std::string& target, uint64_t return_address) override {
-    line(fmt::format("{{ const uint64_t target_ = {}; spill(); kiln::rt::call_guest(c, target_); reload(); c->pc = {:#x}ull; }}", target, return_address));
+    line(fmt::format("{{ const uint64_t target_ = {}; {} kiln::rt::call_guest(c, target_); {} c->pc = {:#x}ull; }}", target, spill_, reload_, return_address));
   }
   void return_to(const std::string& target) override {
-    line(fmt::format("{{ const uint64_t target_ = {}; spill(); c->pc = target_; return kiln::rt::StepResult::returned; }}", target));
+    line(fmt::format("{{ const uint64_t target_ = {}; {} c->pc = target_; return kiln::rt::StepResult::returned; }}", target, spill_));
   }
-  void supervisor_call() override { line(fmt::format("spill(); kiln::rt::supervisor_call(c, {:#x}ull); reload();", current_->address)); }
+  void supervisor_call() override { line(fmt::format("{} kiln::rt::supervisor_call(c, {:#x}ull); {}", spill_, current_->address, reload_)); }
   void untranslated(const std::string& reason) override {
-    line(fmt::format("spill(); kiln::rt::trap_untranslated(c, {:#x}ull, {:#x}u, \"the fallback interpreter\", \"{}: {}\");", current_->address,
+    line(fmt::format("{} kiln::rt::trap_untranslated(c, {:#x}ull, {:#x}u, \"the fallback interpreter\", \"{}: {}\");", spill_, current_->address,
                      current_->encoding, escape_string_literal(reason), escape_string_literal(current_->text)));
   }
 
 private:
   std::string& out_;
   const a64::Instruction* current_ = nullptr;
+  std::string spill_, reload_; ///< stores of the step's locals into Cpu, and loads back
 };
+
+std::string step_body(const a64::Instruction& i) {
+  std::string body;
+  StepWriter(body).write(i);
+  return body;
+}
+
+/// Whether the step of `i` is the same code at any address: it names no address (no branch, ADR/ADRP, literal
+/// load, trap or system call), so its copies with the same encoding can share one step.
+bool position_independent(const a64::Instruction& i, const std::string& body) {
+  a64::Instruction moved = i;
+  moved.address += 0x10000; // another page too, for ADRP
+  return step_body(moved) == body;
+}
 
 constexpr const char* step_prelude =
     "// Generated by kiln recompile; do not edit. Fallback interpreter steps (runtime/core/fallback.h).\n"
@@ -79,32 +95,47 @@ constexpr const char* step_prelude =
 
 } // namespace
 
-FallbackSteps emit_fallback_steps(const analysis::Program& program, const std::vector<uint64_t>& addresses) {
+FallbackSteps emit_fallback_steps(const analysis::Program& program, const std::vector<uint64_t>& addresses, const std::set<uint64_t>& resume_points) {
   FallbackSteps result;
   std::string body;
   size_t in_file = 0;
+  // Per encoding, the step its position-independent copies share (empty: position-dependent, one step each).
+  std::unordered_map<uint32_t, std::string> shared;
+  std::vector<std::pair<uint64_t, std::string>> table_entries; // address -> step function
   for (uint64_t address : addresses) {
     const a64::Instruction* i = program.instruction(address);
     if (!i) continue;
-    StepWriter(body).write(*i);
-    ++result.count;
+    const auto known = shared.find(i->encoding);
+    if (known != shared.end() && !known->second.empty()) {
+      table_entries.emplace_back(address, known->second);
+      continue;
+    }
+    const std::string code = step_body(*i);
+    if (known == shared.end()) shared[i->encoding] = i->decoded && position_independent(*i, code) ? step_name(address) : std::string();
+    body += fmt::format("// {:#x}: {}\nkiln::rt::StepResult {}(Cpu* c) {}", address, i->text, step_name(address), code);
+    table_entries.emplace_back(address, step_name(address));
+    ++result.functions;
     if (++in_file == steps_per_file) {
       result.files.push_back(step_prelude + body);
       body.clear();
       in_file = 0;
     }
   }
+  result.count = table_entries.size();
   if (!body.empty()) result.files.push_back(step_prelude + body);
   std::string& table = result.table;
   table = "// Generated by kiln recompile; do not edit. Installs the fallback interpreter's steps at start-up.\n"
           "#include \"runtime/core/fallback.h\"\n\n";
-  for (uint64_t address : addresses) table += fmt::format("kiln::rt::StepResult {}(kiln::rt::Cpu* c);\n", step_name(address));
+  std::set<std::string> declared;
+  for (const auto& [address, step] : table_entries)
+    if (declared.insert(step).second) table += fmt::format("kiln::rt::StepResult {}(kiln::rt::Cpu* c);\n", step);
   table += "\nnamespace {\n";
-  if (addresses.empty()) {
+  if (table_entries.empty()) {
     table += "struct Install {\n  Install() { kiln::rt::set_fallback_steps(nullptr, 0); }\n} install;\n";
   } else {
     table += "const kiln::rt::FallbackStep steps[] = {\n";
-    for (uint64_t address : addresses) table += fmt::format("  {{{:#x}ull, {}}},\n", address, step_name(address));
+    for (const auto& [address, step] : table_entries)
+      table += fmt::format("  {{{:#x}ull, {}, {}}},\n", address, step, resume_points.count(address) ? "true" : "false");
     table += "};\nstruct Install {\n  Install() { kiln::rt::set_fallback_steps(steps, sizeof(steps) / sizeof(steps[0])); }\n} install;\n";
   }
   table += "} // namespace\n";

@@ -19,6 +19,10 @@ inline void add_used_registers(const a64::Instruction& i, std::set<int>& used) {
     else if (o.kind == a64::Operand::Kind::reg && o.reg.kind == a64::RegKind::vlist)
       for (int k = 0; k < o.reg.count; ++k) used.insert(vector_base + (o.reg.index + k) % 32);
   if (i.opcode == "BL" || i.opcode == "BLR") used.insert(30);
+  // Registers no operand names alone: the second halves of CASP's pairs (operands X0_X1) and other implicit ones.
+  const a64::RegisterMask general = (i.reads | i.writes) & (a64::sp_bit | (a64::sp_bit - 1));
+  for (int r = 0; r < 32; ++r)
+    if (general & (a64::RegisterMask{1} << r)) used.insert(r);
 }
 
 /// The host local that holds register `r` in generated code (x0..x30, sp, v0..v31).

@@ -179,14 +179,22 @@ inline void call_guest_cached(Cpu* cpu, uint64_t address, uint64_t return_addres
   cache.function(cpu);
 }
 /// A branch (BR) leaving the current function for guest `address`: a tail call when a function starts there,
-/// otherwise a non-local jump into a frame further up (sets cpu->unwind_target; the caller returns). `link` is
-/// the branching function's own link.
+/// otherwise a jump the fallback interpreter follows (into another function's middle), or, when `address` is
+/// a frame's resume point or no code, a non-local jump into a frame further up (sets cpu->unwind_target; the
+/// caller returns). `link` is the branching function's own link.
 void branch_guest(Cpu* cpu, uint64_t address, uint64_t link);
 /// Called by the frame that owns the stack pointer of a non-local jump whose target is not one of its own labels
-/// (a landing pad in a function's cold part): continues at cpu->unwind_target as a tail call when a function
-/// starts or has an entry there; otherwise leaves the jump pending for the frames further up.
-void resume_at_entry(Cpu* cpu, uint64_t link);
-/// Runs the guest from `address` on a fresh host stack frame and reports a non-local jump no frame took.
+/// (a landing pad in a function's cold part, a return address inside the function): continues at
+/// cpu->unwind_target as a tail call when a function starts or has an entry there, else in the fallback
+/// interpreter (returning to `link`); when neither can run it, leaves the jump pending for the frames further up
+/// and returns false.
+bool resume_at_entry(Cpu* cpu, uint64_t link);
+/// After the first guest function of a thread returned: a non-local jump that no frame on the host stack took
+/// (cpu->unwind_target) continues there as the bottom frame (returning to 0), as often as it recurs. Returns
+/// normally when none is left; an address without code stops the program (stop_outside_code).
+void finish_unclaimed_jumps(Cpu* cpu);
+/// Runs the guest from `address` on a fresh host stack frame; a non-local jump no frame took continues in the
+/// fallback interpreter, and one to an address without code is reported.
 [[noreturn]] void enter_guest(Cpu* cpu, uint64_t address);
 /// Supervisor call from guest `pc` (Linux syscall number in x8).
 void supervisor_call(Cpu* cpu, uint64_t pc);

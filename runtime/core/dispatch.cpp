@@ -47,14 +47,18 @@ void set_supervisor_handler(SupervisorHandler handler) { supervisor_handler = ha
 void set_system_register_reader(SystemRegisterReader reader) { system_register_reader = reader; }
 void set_missing_function_handler(MissingFunctionHandler handler) { missing_function_handler = handler; }
 
+void stop_outside_code(uint64_t address) {
+  guest_log("kiln: control reached guest address %#llx, which is neither a recompiled function nor code in the program's executable "
+            "sections\n", static_cast<unsigned long long>(address));
+  _exit(70);
+}
+
 void call_guest(Cpu* cpu, uint64_t address) {
   const HostFunction function = find_function(address);
   if (!function) {
     cpu->link = cpu->x[30]; // where the code run instead returns to, as for a compiled callee
-    if (missing_function_handler && missing_function_handler(cpu, address)) return;
-    guest_log("kiln: control reached guest address %#llx, which was not recompiled (no function starts there)\n",
-                 static_cast<unsigned long long>(address));
-    _exit(70);
+    if (missing_function_handler && missing_function_handler(cpu, address, ControlTransfer::call)) return;
+    stop_outside_code(address);
   }
   cpu->pc = address;
   cpu->link = cpu->x[30];
@@ -78,26 +82,34 @@ void branch_guest(Cpu* cpu, uint64_t address, uint64_t link) {
     return;
   }
   cpu->link = link; // a BR passes its function's link on: a RET there returns to the same caller
-  if (missing_function_handler && missing_function_handler(cpu, address)) return;
+  if (missing_function_handler && missing_function_handler(cpu, address, ControlTransfer::branch)) return;
   cpu->unwind_target = address;
 }
 
-void resume_at_entry(Cpu* cpu, uint64_t link) {
+bool resume_at_entry(Cpu* cpu, uint64_t link) {
   const uint64_t address = cpu->unwind_target;
-  const HostFunction function = find_function(address);
-  if (!function) return;
   cpu->unwind_target = 0;
   cpu->pc = address;
   cpu->link = link;
-  function(cpu);
+  if (const HostFunction function = find_function(address)) {
+    function(cpu);
+    return true;
+  }
+  // A return address or jump target in the middle of compiled code: this frame's code continues there.
+  if (missing_function_handler && missing_function_handler(cpu, address, ControlTransfer::resume)) return true;
+  cpu->unwind_target = address;
+  return false;
+}
+
+void finish_unclaimed_jumps(Cpu* cpu) {
+  while (const uint64_t pending = cpu->unwind_target)
+    if (!resume_at_entry(cpu, 0)) stop_outside_code(pending);
 }
 
 void enter_guest(Cpu* cpu, uint64_t address) {
   call_guest(cpu, address); // the entry point has no caller: its link (x30 = 0) is never a RET target
-  if (const uint64_t pending = cpu->unwind_target)
-    guest_log("kiln: control reached guest address %#llx, which was not recompiled (no function starts there, and no frame on "
-                         "the stack returns there)\n", static_cast<unsigned long long>(pending));
-  else guest_log("kiln: the guest entry point returned\n");
+  finish_unclaimed_jumps(cpu);
+  guest_log("kiln: the guest entry point returned\n");
   _exit(70);
 }
 

@@ -50,10 +50,21 @@ void set_function_table(const FunctionEntry* entries, size_t count);
 /// The host function for a guest entry address, or nullptr.
 HostFunction find_function(uint64_t address);
 
-/// What call_guest() asks when an address has no function (runtime/core/fallback.cpp installs the fallback
-/// interpreter here); returning false keeps the fatal "not recompiled" error.
-using MissingFunctionHandler = bool (*)(Cpu* cpu, uint64_t address);
+/// How control reaches an address that no compiled function starts at.
+enum class ControlTransfer : uint8_t {
+  call,   ///< a call (BLR, a platform's entry point): the code runs until it returns to cpu->link
+  branch, ///< a BR: a tail jump, unless the address is a frame's resume point (then longjmp: the frames unwind)
+  resume, ///< a non-local jump (RET or BR) taken over by the frame that owns its stack pointer, returning to cpu->link
+};
+
+/// What call_guest(), branch_guest() and resume_at_entry() ask when an address has no function
+/// (runtime/core/fallback.cpp installs the fallback interpreter here); false when it cannot run the address.
+using MissingFunctionHandler = bool (*)(Cpu* cpu, uint64_t address, ControlTransfer how);
 void set_missing_function_handler(MissingFunctionHandler handler);
+
+/// Reports that control reached `address`, which is neither a compiled function nor code the fallback
+/// interpreter has (outside the program's executable sections), and exits with status 70.
+[[noreturn]] void stop_outside_code(uint64_t address);
 
 /// Hook the platform installs for system registers it answers itself (thread pointers, counters): returns
 /// true and sets `value` when it knows `encoding` (op0:op1:CRn:CRm:op2); otherwise the core's answer stands.

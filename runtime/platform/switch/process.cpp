@@ -59,14 +59,6 @@ void load_segments(Kernel& kernel, const rt::ProgramInfo& p) {
   }
 }
 
-/// Stops the process when a guest call ended by reaching an address that was not recompiled.
-void check_unwind(Kernel& kernel, const rt::Cpu& cpu) {
-  if (const uint64_t pending = cpu.unwind_target) {
-    log::error("control reached guest address {:#x}, which was not recompiled (no function starts there)", pending);
-    kernel.stop(70);
-  }
-}
-
 /// An ExeFS title: Horizon starts the first module with X0 = 0 and X1 = the main thread's handle (switchbrew
 /// "rtld"). kiln did rtld's work at recompile time (linking, relocations), so what is left of it is running the
 /// modules' initialisers (sdk first, main last) before main's entry. Returning from the entry ends the process.
@@ -78,13 +70,13 @@ void check_unwind(Kernel& kernel, const rt::Cpu& cpu) {
     cpu.x[0] = cpu.x[1] = 0;
     cpu.x[30] = 0;
     rt::call_guest(&cpu, title.initializers[i]);
-    check_unwind(kernel, cpu);
+    rt::finish_unclaimed_jumps(&cpu);
   }
   cpu.x[0] = 0;
   cpu.x[1] = thread.handle;
   cpu.x[30] = 0;
   rt::call_guest(&cpu, program.entry);
-  check_unwind(kernel, cpu);
+  rt::finish_unclaimed_jumps(&cpu);
   kernel.stop(exit_status::exited);
 }
 
@@ -127,7 +119,7 @@ void check_unwind(Kernel& kernel, const rt::Cpu& cpu) {
   cpu.x[30] = 0; // "the menu": returning there ends the program
   rt::fp_reset_host();
   rt::call_guest(&cpu, launch.program->entry);
-  check_unwind(kernel, cpu);
+  rt::finish_unclaimed_jumps(&cpu);
   const uint32_t result = static_cast<uint32_t>(cpu.x[0]);
   if (result != 0) log::error("the program returned {:#x} to the loader", result);
   kernel.stop(result == 0 ? exit_status::exited : 1);

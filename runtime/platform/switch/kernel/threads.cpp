@@ -86,6 +86,7 @@ void* Kernel::host_thread_entry(void* argument) {
   thread.cpu.x[0] = thread.argument;
   thread.cpu.sp = thread.stack_top;
   rt::call_guest(&thread.cpu, thread.entry);
+  rt::finish_unclaimed_jumps(&thread.cpu);
   // A thread function that returns ends its thread, as if it had called ExitThread.
   active_kernel()->exit_thread();
 }

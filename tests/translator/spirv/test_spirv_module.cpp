@@ -102,7 +102,7 @@ ir::Function fma_kernel(ir::Type type) {
 
 } // namespace
 
-TEST_CASE("f32 FFma needs Float64 only under FMA mode f64; f64 on a host without it is refused by address", "[spirv][fma]") {
+TEST_CASE("f32 FFma needs Float64 only under FMA mode f64, and f64 on a host without it is refused by address", "[spirv][fma]") {
   ir::Function single = fma_kernel(ir::Type::F32);
   ir::run_passes(single);
   const auto exact = spirv::emit_compute(single);

@@ -4,6 +4,7 @@
 // only then are the QMD's release semaphores written, so a waiter on them sees the results.
 #include <fmt/format.h>
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -45,14 +46,17 @@ struct Release {
   bool is_signed = false;
 };
 
+/// Three QMD fields (grid or block extents, the same names in every QMD version) as x, y, z.
+std::array<uint32_t, 3> dimensions(const Qmd& qmd, QmdField x, QmdField y, QmdField z) {
+  return {static_cast<uint32_t>(qmd.get(x)), static_cast<uint32_t>(qmd.get(y)), static_cast<uint32_t>(qmd.get(z))};
+}
+
 /// QMD 01_07: PROGRAM_OFFSET is relative to SET_PROGRAM_REGION; two releases with one-bit structure sizes.
 void decode_v01_07(const Qmd& qmd, uint64_t program_region, DispatchSnapshot& dispatch, std::vector<Release>& releases) {
   namespace q = qmd_v01_07;
   dispatch.program_address = program_region + qmd.get(q::program_offset);
-  dispatch.grid = {static_cast<uint32_t>(qmd.get(q::cta_raster_width)), static_cast<uint32_t>(qmd.get(q::cta_raster_height)),
-                   static_cast<uint32_t>(qmd.get(q::cta_raster_depth))};
-  dispatch.block = {static_cast<uint32_t>(qmd.get(q::cta_thread_dimension0)), static_cast<uint32_t>(qmd.get(q::cta_thread_dimension1)),
-                    static_cast<uint32_t>(qmd.get(q::cta_thread_dimension2))};
+  dispatch.grid = dimensions(qmd, q::cta_raster_width, q::cta_raster_height, q::cta_raster_depth);
+  dispatch.block = dimensions(qmd, q::cta_thread_dimension0, q::cta_thread_dimension1, q::cta_thread_dimension2);
   dispatch.shared_memory_size = static_cast<uint32_t>(qmd.get(q::shared_memory_size));
   dispatch.barrier_count = static_cast<uint32_t>(qmd.get(q::barrier_count));
   dispatch.register_count = static_cast<uint32_t>(qmd.get(q::register_count));
@@ -85,10 +89,8 @@ void decode_v01_07(const Qmd& qmd, uint64_t program_region, DispatchSnapshot& di
 void decode_v03_00(const Qmd& qmd, DispatchSnapshot& dispatch, std::vector<Release>& releases) {
   namespace q = qmd_v03_00;
   dispatch.program_address = (qmd.get(q::program_address_upper) << 32) | qmd.get(q::program_address_lower);
-  dispatch.grid = {static_cast<uint32_t>(qmd.get(q::cta_raster_width)), static_cast<uint32_t>(qmd.get(q::cta_raster_height)),
-                   static_cast<uint32_t>(qmd.get(q::cta_raster_depth))};
-  dispatch.block = {static_cast<uint32_t>(qmd.get(q::cta_thread_dimension0)), static_cast<uint32_t>(qmd.get(q::cta_thread_dimension1)),
-                    static_cast<uint32_t>(qmd.get(q::cta_thread_dimension2))};
+  dispatch.grid = dimensions(qmd, q::cta_raster_width, q::cta_raster_height, q::cta_raster_depth);
+  dispatch.block = dimensions(qmd, q::cta_thread_dimension0, q::cta_thread_dimension1, q::cta_thread_dimension2);
   dispatch.shared_memory_size = static_cast<uint32_t>(qmd.get(q::shared_memory_size));
   dispatch.barrier_count = static_cast<uint32_t>(qmd.get(q::barrier_count));
   dispatch.register_count = static_cast<uint32_t>(qmd.get(q::register_count_v));

@@ -55,6 +55,16 @@ struct IpcFixture {
     sm_initialize(sm);
     return sm_get_service(sm, name);
   }
+  /// appletOE OpenApplicationProxy: the PID flag and one copy handle (the current process, 0xffff8001), u64
+  /// reserved; the IApplicationProxy session.
+  uint32_t open_application_proxy() {
+    const uint32_t oe = open_service(0x454f74656c707061); // "appletOE"
+    REQUIRE(oe != 0);
+    message({0x00000004, 0x80000008, 0x00000003, 0, 0, 0xffff8001, 0, 0, 0x49434653, 0, 0, 0, 0, 0});
+    REQUIRE(send(oe) == 0);
+    REQUIRE(peek<uint32_t>(tls + 0x18) == 0);
+    return word(3);
+  }
   struct Buffer {
     uint64_t address;
     uint32_t size;

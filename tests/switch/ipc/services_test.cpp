@@ -205,13 +205,7 @@ TEST_CASE("time: the shared memory a title on 6.0.0+ reads its clocks from") {
 
 TEST_CASE("appletOE: the application proxy's start-up interfaces") {
   Fixture f;
-  const uint32_t oe = f.open_service(0x454f74656c707061); // "appletOE"
-  REQUIRE(oe != 0);
-  // OpenApplicationProxy: the PID flag and one copy handle (the current process, 0xffff8001), u64 reserved.
-  f.message({0x00000004, 0x80000008, 0x00000003, 0, 0, 0xffff8001, 0, 0, 0x49434653, 0, 0, 0, 0, 0});
-  REQUIRE(f.send(oe) == 0);
-  CHECK(peek<uint32_t>(f.tls + 0x18) == 0);
-  const uint32_t proxy = f.word(3);
+  const uint32_t proxy = f.open_application_proxy();
   CHECK(f.call(proxy, 0) == 0); // GetCommonStateGetter
   const uint32_t state = f.word(3);
   CHECK(f.call(state, 0) == 0); // GetEventHandle: a copy handle, signalled while a message waits

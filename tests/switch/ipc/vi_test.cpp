@@ -51,13 +51,7 @@ TEST_CASE("vi opens the default display, a stray layer whose native window names
 
 TEST_CASE("am's CreateManagedDisplayLayer makes the layer vi's OpenLayer opens, as libnx's viCreateLayer asks") {
   Fixture f;
-  const uint32_t oe = f.open_service(0x454f74656c707061); // "appletOE"
-  REQUIRE(oe != 0);
-  // OpenApplicationProxy: the PID flag and one copy handle (the current process), u64 reserved.
-  f.message({0x00000004, 0x80000008, 0x00000003, 0, 0, 0xffff8001, 0, 0, 0x49434653, 0, 0, 0, 0, 0});
-  REQUIRE(f.send(oe) == 0);
-  REQUIRE(peek<uint32_t>(f.tls + 0x18) == 0);
-  const uint32_t proxy = f.word(3);
+  const uint32_t proxy = f.open_application_proxy();
   REQUIRE(f.call(proxy, 1) == 0); // GetSelfController
   const uint32_t self = f.word(3);
   REQUIRE(f.call(self, 40) == 0); // CreateManagedDisplayLayer: u64 layer id

@@ -1,5 +1,5 @@
 #pragma once
-// The fallback interpreter's steps (runtime/core/fallback.h): for every instruction of the executable sections
+// The fallback interpreter's steps (runtime/core/aarch64/fallback.h): for every instruction of the executable sections
 // but the entries of compiled functions, a host routine that executes exactly that instruction on the `Cpu`
 // state, emitted through the same semantics handlers as the compiled code.
 #include <cstdint>

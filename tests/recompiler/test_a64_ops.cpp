@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "runtime/core/a64_ops.h"
+#include "runtime/core/aarch64/ops.h"
 
 // Flag results derived by hand from the Arm ARM's AddWithCarry pseudocode.
 TEST_CASE("add_flags computes NZCV as AddWithCarry", "[a64ops]") {

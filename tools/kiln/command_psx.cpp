@@ -18,7 +18,7 @@
 #include "runtime/gpu/psx/display.h"
 #include "runtime/gpu/psx/gpu.h"
 #include "runtime/gpu/psx/replay.h"
-#include "runtime/core/r3000_step.h"
+#include "runtime/core/mips/step.h"
 #include "runtime/host/host_options.h"
 #include "runtime/platform/psx/host_session.h"
 #include "runtime/platform/psx/run.h"
@@ -29,7 +29,7 @@ namespace {
 uint64_t interpreted_instructions = 0;
 
 /// The reference the recompiled program is compared with: the same semantics one instruction at a time
-/// (runtime/core/r3000_step.h), decoded from RAM through kiln's encoding table, until PC reaches `stop`.
+/// (runtime/core/mips/step.h), decoded from RAM through kiln's encoding table, until PC reaches `stop`.
 void interpret_until(kiln::psx::Machine& m, uint32_t stop) {
   kiln::psx::Bus bus{m};
   std::unordered_map<uint32_t, kiln::r3000::Opcode> decoded;

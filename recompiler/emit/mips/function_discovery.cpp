@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "runtime/base/error.h"
-#include "runtime/core/r3000_ops.h"
+#include "runtime/core/mips/ops.h"
 
 namespace kiln::mips {
 namespace {

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "recompiler/emit/cpp_text.h"
-#include "runtime/core/r3000_ops.h"
+#include "runtime/core/mips/ops.h"
 
 namespace kiln::mips {
 namespace {
@@ -249,7 +249,7 @@ std::string write_function_files(const ProgramImage& image, std::string_view ban
   report.unresolved_jumps = image.unresolved_jumps();
   report.constant_jumps = image.constant_jumps().size();
 
-  std::string header = fmt::format("{}#pragma once\n#include \"runtime/core/r3000_ops.h\"\n#include \"runtime/core/r3000_step.h\"\n"
+  std::string header = fmt::format("{}#pragma once\n#include \"runtime/core/mips/ops.h\"\n#include \"runtime/core/mips/step.h\"\n"
                                    "#include \"{}\"\n\nnamespace kiln_platform = {};\n\n", banner, recompiled_header, platform);
   for (const Function& f : image.functions()) header += fmt::format("void {}({}::Machine& m);\n", host_function_name(f.start), platform);
   write("functions.h", header);

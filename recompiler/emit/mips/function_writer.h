@@ -1,5 +1,5 @@
 #pragma once
-// One guest function as C++: every instruction a call to its semantics in runtime/core/r3000_ops.h with the word
+// One guest function as C++: every instruction a call to its semantics in runtime/core/mips/ops.h with the word
 // and address as constants, the R3000 pipeline around it (retire_load after each instruction, the delay slot
 // run between a branch and its transfer), gotos inside the function, host calls for JAL and tail calls.
 // The platform is named through the namespace alias `kiln_platform` that the project's functions.h declares

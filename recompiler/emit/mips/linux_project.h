@@ -1,7 +1,7 @@
 #pragma once
 // `kiln recompile --platform linux-user` on a 32-bit little-endian MIPS ELF (mipsel-linux-gnu-gcc -static):
 // the MIPS32r2 variant of the MIPS frontend (interlocked loads) writes a C++ project whose functions call
-// runtime/core/r3000_ops.h and run on runtime/platform/linux-user-mips (o32 system calls).
+// runtime/core/mips/ops.h and run on runtime/platform/linux-user-mips (o32 system calls).
 #include <filesystem>
 #include <string>
 

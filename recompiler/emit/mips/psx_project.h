@@ -1,6 +1,6 @@
 #pragma once
 // `kiln recompile --platform psx`: a PS-X EXE becomes a C++ project (CMake + Ninja) whose functions call the
-// R3000A semantics in runtime/core/r3000_ops.h and run on runtime/platform/psx. Output is deterministic and
+// R3000A semantics in runtime/core/mips/ops.h and run on runtime/platform/psx. Output is deterministic and
 // written with write_file_if_changed.
 #include <cstdint>
 #include <filesystem>

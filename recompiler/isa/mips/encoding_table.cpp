@@ -162,7 +162,7 @@ constexpr bool table_in_opcode_order() {
     if (static_cast<size_t>(table[i].opcode) != i) return false;
   return std::size(table) == static_cast<size_t>(Opcode::count);
 }
-static_assert(table_in_opcode_order(), "one row per Opcode, in r3000_instructions.h order");
+static_assert(table_in_opcode_order(), "one row per Opcode, in runtime/core/mips/instructions.h order");
 
 constexpr std::array<const char*, 32> register_names = {
     "$zero", "$at", "$v0", "$v1", "$a0", "$a1", "$a2", "$a3", "$t0", "$t1", "$t2", "$t3", "$t4", "$t5", "$t6", "$t7",

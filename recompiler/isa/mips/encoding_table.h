@@ -1,5 +1,5 @@
 #pragma once
-// kiln's one MIPS encoding table: for every instruction with semantics (runtime/core/r3000_instructions.h),
+// kiln's one MIPS encoding table: for every instruction with semantics (runtime/core/mips/instructions.h),
 // its bit pattern, operand form, control flow, the variants that have it and the Capstone ids that name it.
 // It drives decoding (with Capstone), disassembly text where Capstone has none, and assembly in the tests.
 #include <cstdint>
@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/r3000_cpu.h"
-#include "runtime/core/r3000_instructions.h"
+#include "runtime/core/mips/cpu.h"
+#include "runtime/core/mips/instructions.h"
 
 namespace kiln::mips {
 

@@ -1,6 +1,6 @@
 #pragma once
 // A MIPS32r2 little-endian Linux process (o32 ABI) for recompiled mipsel code: the CPU state, the guest's
-// 32-bit address space and the memory Bus the semantics in runtime/core/r3000_ops.h use (variant mips32r2:
+// 32-bit address space and the memory Bus the semantics in runtime/core/mips/ops.h use (variant mips32r2:
 // loads interlock, no load delay).
 //
 // The address space is one host reservation of 4 GiB, so every 32-bit guest address lands inside it; only the
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "runtime/core/r3000_cpu.h"
+#include "runtime/core/mips/cpu.h"
 
 namespace kiln::mipsel {
 

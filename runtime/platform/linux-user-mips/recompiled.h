@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <span>
 
-#include "runtime/core/r3000_recompiled.h"
-#include "runtime/core/r3000_step.h"
+#include "runtime/core/mips/recompiled.h"
+#include "runtime/core/mips/step.h"
 #include "runtime/platform/linux-user-mips/machine.h"
 
 namespace kiln::mipsel {

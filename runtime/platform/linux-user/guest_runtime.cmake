@@ -3,7 +3,7 @@
 # from kiln's sources with the project's flags). KILN_SOURCE_DIR and KILN_BINARY_DIR are set by the project.
 add_library(kiln_guest_runtime STATIC
   ${KILN_SOURCE_DIR}/runtime/core/guest_memory.cpp
-  ${KILN_SOURCE_DIR}/runtime/core/dispatch.cpp
+  ${KILN_SOURCE_DIR}/runtime/core/aarch64/dispatch.cpp
   ${KILN_SOURCE_DIR}/runtime/core/guest_log.cpp
   ${KILN_SOURCE_DIR}/runtime/platform/linux-user/process.cpp
   ${KILN_SOURCE_DIR}/runtime/platform/linux-user/syscalls.cpp)

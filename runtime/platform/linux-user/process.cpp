@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/a64_fp.h"
+#include "runtime/core/aarch64/fp.h"
 #include "runtime/platform/linux-user/host_device.h"
 #include "runtime/core/guest_log.h"
 

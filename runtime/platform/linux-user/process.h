@@ -1,7 +1,7 @@
 #pragma once
 // Runs a recompiled static Linux AArch64 program: maps its segments into guest memory, lays out the initial
 // stack as the Linux kernel does (argc, argv, envp, auxv), and enters the guest entry point.
-#include "runtime/core/dispatch.h"
+#include "runtime/core/aarch64/dispatch.h"
 
 namespace kiln::linux_user {
 

@@ -16,7 +16,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "runtime/core/r3000_cpu.h"
+#include "runtime/core/mips/cpu.h"
 #include "runtime/gpu/psx/gpu.h"
 #include "runtime/platform/psx/bios_hle.h"
 #include "runtime/platform/psx/gte/gte.h"
@@ -153,7 +153,7 @@ private:
   unsigned callback_depth_ = 0;
 };
 
-/// The Bus the semantics in runtime/core/r3000_ops.h run on: the PS1's R3000A variant over a Machine.
+/// The Bus the semantics in runtime/core/mips/ops.h run on: the PS1's R3000A variant over a Machine.
 struct Bus {
   static constexpr r3000::Variant variant = r3000::Variant::r3000;
   Machine& m;

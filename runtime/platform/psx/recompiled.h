@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "runtime/core/r3000_recompiled.h"
-#include "runtime/core/r3000_step.h"
+#include "runtime/core/mips/recompiled.h"
+#include "runtime/core/mips/step.h"
 #include "runtime/platform/psx/machine.h"
 
 namespace kiln::psx {

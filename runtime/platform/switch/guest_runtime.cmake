@@ -10,7 +10,7 @@ foreach(source IN LISTS kiln_switch_kernel_sources kiln_switch_ipc_sources kiln_
   list(APPEND kiln_switch_sources ${kiln_switch}/${source})
 endforeach()
 add_library(kiln_guest_runtime STATIC
-  ${KILN_SOURCE_DIR}/runtime/core/guest_memory.cpp ${KILN_SOURCE_DIR}/runtime/core/dispatch.cpp ${KILN_SOURCE_DIR}/runtime/core/guest_log.cpp ${KILN_SOURCE_DIR}/runtime/base/log.cpp
+  ${KILN_SOURCE_DIR}/runtime/core/guest_memory.cpp ${KILN_SOURCE_DIR}/runtime/core/aarch64/dispatch.cpp ${KILN_SOURCE_DIR}/runtime/core/guest_log.cpp ${KILN_SOURCE_DIR}/runtime/base/log.cpp
   ${KILN_SOURCE_DIR}/runtime/base/error.cpp ${KILN_SOURCE_DIR}/runtime/base/file_writer.cpp ${KILN_SOURCE_DIR}/runtime/base/wav_file.cpp ${KILN_SOURCE_DIR}/runtime/base/pad_script.cpp
   ${kiln_switch_sources})
 target_include_directories(kiln_guest_runtime PUBLIC ${KILN_SOURCE_DIR})

@@ -10,8 +10,8 @@
 
 #include "runtime/base/error.h"
 #include "runtime/base/log.h"
-#include "runtime/core/a64_fp.h"
-#include "runtime/core/a64_ops.h"
+#include "runtime/core/aarch64/fp.h"
+#include "runtime/core/aarch64/ops.h"
 #include "runtime/core/guest_memory.h"
 #include "runtime/host/host_options.h"
 #include "runtime/platform/switch/host_session.h"

@@ -6,7 +6,7 @@
 // A title from an ExeFS folder (ProgramInfo::switch_title) starts as Horizon starts one instead: its npdm's
 // main thread stack size and priority, program id and service access control; the modules' initialisers, then
 // main's entry with X0 = 0 and X1 = the main thread's handle.
-#include "runtime/core/dispatch.h"
+#include "runtime/core/aarch64/dispatch.h"
 #include "runtime/platform/switch/kernel/kernel.h"
 
 namespace kiln::hos {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/r3000_cpu.h"
+#include "runtime/core/mips/cpu.h"
 #include "runtime/platform/psx/gte/gte.h"
 
 namespace kiln::test {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "recompiler/isa/mips/decoder.h"
-#include "runtime/core/r3000_step.h"
+#include "runtime/core/mips/step.h"
 #include "runtime/platform/psx/gte/gte.h"
 
 using namespace kiln;

@@ -1,5 +1,5 @@
 // Every case of the 56 r3000-singlestep files (generated from the ares interpreter), run through kiln's decoder
-// and the step interpreter over runtime/core/r3000_ops.h: registers, HI/LO, EPC/TAR/Cause, PC, load and branch
+// and the step interpreter over runtime/core/mips/ops.h: registers, HI/LO, EPC/TAR/Cause, PC, load and branch
 // delay state and the data bus accesses must all match.
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -10,7 +10,7 @@
 #include <iostream>
 
 #include "recompiler/isa/mips/decoder.h"
-#include "runtime/core/r3000_step.h"
+#include "runtime/core/mips/step.h"
 #include "tests/recompiler/mips/state_vector.h"
 
 namespace {

@@ -11,8 +11,8 @@
 #include <string>
 #include <thread>
 
-#include "runtime/core/a64_ops.h"
-#include "runtime/core/dispatch.h"
+#include "runtime/core/aarch64/ops.h"
+#include "runtime/core/aarch64/dispatch.h"
 #include "runtime/core/guest_memory.h"
 #include "runtime/platform/switch/kernel/kernel.h"
 

@@ -32,7 +32,7 @@ void mrs(const Instruction& i, EmitTarget& out) {
   const int64_t reg = i.imm(1);
   if (reg == tpidr_el0) out.line(write(i.reg(0), "c->tpidr"));
   else if (reg == fpcr) out.line(write(i.reg(0), "c->fpcr"));
-  else if (reg == fpsr) out.line(write(i.reg(0), "kiln::rt::fp_read_fpsr(c)")); // the host's flags (runtime/core/a64_fp.h)
+  else if (reg == fpsr) out.line(write(i.reg(0), "kiln::rt::fp_read_fpsr(c)")); // the host's flags (runtime/core/aarch64/fp.h)
   else if (reg == nzcv) out.line(write(i.reg(0), "(uint64_t)(n << 31 | z << 30 | cf << 29 | vf << 28)"));
   else {
     out.line(write(i.reg(0), fmt::format("kiln::rt::read_system_register(c, {}, {})", reg, hex(i.address))));

@@ -1,5 +1,5 @@
 // Scalar floating point: arithmetic, fused multiply-add, compares, conversions, moves between register files.
-// Host arithmetic rounds in the host's rounding mode, which MSR FPCR sets (runtime/core/a64_fp.h), and raises the
+// Host arithmetic rounds in the host's rounding mode, which MSR FPCR sets (runtime/core/aarch64/fp.h), and raises the
 // host's flags that MRS FPSR reads; operations that name their own rounding (FRINTN/A/M/P/Z, FCVT*) say it here.
 #include <cmath>
 

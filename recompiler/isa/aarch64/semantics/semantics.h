@@ -2,7 +2,7 @@
 // The one place that says what each AArch64 instruction does: for every LLVM MC opcode kiln supports, a handler
 // emits the C++ statements that implement it. The C++ emitter and the tests use this and nothing else.
 // Names the handlers may use in emitted code: locals x0..x30, sp, flags n/z/cf/vf (uint32_t), the CPU `c`
-// (vector registers c->v_regs[i]), the guest memory base `m`, and helpers from runtime/core/a64_ops.h.
+// (vector registers c->v_regs[i]), the guest memory base `m`, and helpers from runtime/core/aarch64/ops.h.
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -1,7 +1,7 @@
 // Advanced SIMD (NEON): lane-wise arithmetic, compares, pairwise and across-lane reductions, permutes,
 // moves between register files, immediates and LD1/ST1 structures. Lanes go through kiln::rt::neon (runtime/core/
-// a64_neon.h, on SIMDe's NEON intrinsics); the few operations SIMDe does not compute as AArch64 does use the
-// plain lane helpers of runtime/core/a64_ops.h (v_map1/v_map2 with the lane expressions below).
+// runtime/core/aarch64/neon.h, on SIMDe's NEON intrinsics); the few operations SIMDe does not compute as AArch64 does use the
+// plain lane helpers of runtime/core/aarch64/ops.h (v_map1/v_map2 with the lane expressions below).
 #include <cmath>
 #include <map>
 

@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "runtime/base/log.h"
-#include "runtime/core/dispatch.h"
+#include "runtime/core/aarch64/dispatch.h"
 #include "runtime/core/guest_memory.h"
 #include "runtime/platform/switch/kernel/svc.h"
 

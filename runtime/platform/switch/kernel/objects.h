@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/core/cpu.h"
+#include "runtime/core/aarch64/cpu.h"
 #include "runtime/platform/switch/kernel/result.h"
 
 namespace kiln::hos {

@@ -4,7 +4,7 @@
 // (switchbrew "SVC"). An SVC without a handler is reported with its number, name and address and stops the process.
 #include <cstdint>
 
-#include "runtime/core/cpu.h"
+#include "runtime/core/aarch64/cpu.h"
 
 namespace kiln::hos {
 

@@ -4,8 +4,8 @@
 
 #include <cstring>
 
-#include "runtime/core/a64_fp.h"
-#include "runtime/core/a64_ops.h"
+#include "runtime/core/aarch64/fp.h"
+#include "runtime/core/aarch64/ops.h"
 #include "runtime/core/guest_memory.h"
 #include "runtime/platform/switch/kernel/kernel.h"
 

@@ -1,4 +1,4 @@
-#include "runtime/core/dispatch.h"
+#include "runtime/core/aarch64/dispatch.h"
 #include "runtime/core/guest_log.h"
 
 #include <time.h>

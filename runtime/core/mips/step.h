@@ -2,7 +2,7 @@
 // One instruction at a time over the semantics in r3000_ops.h: what the R3000 pipeline does around each
 // instruction (branch delay slot, load delay slot, exception entry). The state-vector tests run this; it is
 // also the fallback a recompiled program can use for code it did not see ahead of time.
-#include "runtime/core/r3000_ops.h"
+#include "runtime/core/mips/ops.h"
 
 namespace kiln::r3000 {
 

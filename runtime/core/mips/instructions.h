@@ -1,5 +1,5 @@
 #pragma once
-// The list of R3000A / MIPS32 instructions that have semantics in runtime/core/r3000_ops.h, one row each:
+// The list of R3000A / MIPS32 instructions that have semantics in runtime/core/mips/ops.h, one row each:
 // X(name) where `name` is the semantics function (kiln::r3000::name) and the recompiler's Opcode. Names that
 // are C++ keywords carry a trailing underscore. The encodings live in recompiler/isa/mips/encoding_table.cpp.
 

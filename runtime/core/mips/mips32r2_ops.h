@@ -4,7 +4,7 @@
 // `template <class Bus> void name(Cpu&, Bus&, uint32_t word, uint32_t pc)`. The encoding table offers them in
 // the mips32r2 variant only.
 #ifndef KILN_R3000_OP
-#error "include runtime/core/r3000_ops.h instead"
+#error "include runtime/core/mips/ops.h instead"
 #endif
 
 // MUL writes rd = low 32 bits of rs * rt; HI/LO are UNPREDICTABLE afterwards (left unchanged here, as QEMU does).

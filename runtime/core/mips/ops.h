@@ -16,8 +16,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "runtime/core/r3000_cpu.h"
-#include "runtime/core/r3000_instructions.h"
+#include "runtime/core/mips/cpu.h"
+#include "runtime/core/mips/instructions.h"
 
 namespace kiln::r3000 {
 
@@ -360,8 +360,8 @@ KILN_R3000_OP(swc2) {
   }
 }
 
-#include "runtime/core/r3000_mips32r2_ops.h"
-#include "runtime/core/r3000_fpu_ops.h"
+#include "runtime/core/mips/mips32r2_ops.h"
+#include "runtime/core/mips/fpu_ops.h"
 
 #undef KILN_R3000_OP
 

@@ -1,4 +1,4 @@
-#include "runtime/core/fallback.h"
+#include "runtime/core/aarch64/fallback.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -4,7 +4,7 @@
 // then let the guest code go on, return from the guest function (x0 holds the result), or branch elsewhere.
 #include <cstdint>
 
-#include "runtime/core/cpu.h"
+#include "runtime/core/aarch64/cpu.h"
 
 namespace kiln::rt {
 

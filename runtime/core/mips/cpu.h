@@ -1,7 +1,7 @@
 #pragma once
 // The MIPS R3000A guest CPU state (also used by the MIPS32r2 linux-user variant): general registers, HI/LO,
 // the load-delay and branch-delay state the R3000 pipeline exposes, and the COP0 registers exceptions use.
-// Recompiled code and the step interpreter (runtime/core/r3000_step.h) both run on it through r3000_ops.h.
+// Recompiled code and the step interpreter (runtime/core/mips/step.h) both run on it through r3000_ops.h.
 #include <cstdint>
 
 namespace kiln::r3000 {

@@ -7,8 +7,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "runtime/core/a64_neon.h"
-#include "runtime/core/cpu.h"
+#include "runtime/core/aarch64/neon.h"
+#include "runtime/core/aarch64/cpu.h"
 #include "runtime/core/guest_memory.h"
 
 namespace kiln::rt {
@@ -222,7 +222,7 @@ inline F fp_default_nan(F result, Operands... operands) {
   return propagated;
 }
 
-// Plain lane-wise helpers, for the few operations runtime/core/a64_neon.h (SIMDe) does not compute as AArch64
+// Plain lane-wise helpers, for the few operations runtime/core/aarch64/neon.h (SIMDe) does not compute as AArch64
 // does, and for LD1R/LD1 lane plumbing. E is the lane type, N the lane count (N * sizeof(E) == 8 zeroes the upper half).
 template <typename E, int N, typename F>
 inline V128 v_map1(const V128& a, F f) {

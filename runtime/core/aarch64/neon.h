@@ -13,7 +13,7 @@
 
 #include <simde/arm/neon.h>
 
-#include "runtime/core/cpu.h"
+#include "runtime/core/aarch64/cpu.h"
 
 namespace kiln::rt::neon {
 

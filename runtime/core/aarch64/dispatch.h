@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "runtime/core/a64_ops.h"
+#include "runtime/core/aarch64/ops.h"
 
 namespace kiln::rt {
 
@@ -58,7 +58,7 @@ enum class ControlTransfer : uint8_t {
 };
 
 /// What call_guest(), branch_guest() and resume_at_entry() ask when an address has no function
-/// (runtime/core/fallback.cpp installs the fallback interpreter here); false when it cannot run the address.
+/// (runtime/core/aarch64/fallback.cpp installs the fallback interpreter here); false when it cannot run the address.
 using MissingFunctionHandler = bool (*)(Cpu* cpu, uint64_t address, ControlTransfer how);
 void set_missing_function_handler(MissingFunctionHandler handler);
 

@@ -8,7 +8,7 @@
 // FCC1-7 bits 25-31 (MIPS32 Architecture Volume I, "Floating Point Control and Status Register").
 // Enabled exceptions are recorded but do not trap (glibc leaves them disabled).
 #ifndef KILN_R3000_OP
-#error "include runtime/core/r3000_ops.h instead"
+#error "include runtime/core/mips/ops.h instead"
 #endif
 
 

@@ -14,8 +14,8 @@
 #include <xmmintrin.h>
 #endif
 
-#include "runtime/core/a64_ops.h" // fp_is_signaling
-#include "runtime/core/cpu.h"
+#include "runtime/core/aarch64/ops.h" // fp_is_signaling
+#include "runtime/core/aarch64/cpu.h"
 
 namespace kiln::rt {
 

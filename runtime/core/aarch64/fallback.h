@@ -10,8 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "runtime/core/cpu.h"
-#include "runtime/core/dispatch.h"
+#include "runtime/core/aarch64/cpu.h"
+#include "runtime/core/aarch64/dispatch.h"
 
 namespace kiln::rt {
 

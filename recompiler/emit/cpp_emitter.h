@@ -11,16 +11,11 @@
 #include <vector>
 
 #include "recompiler/analysis/program.h"
+#include "recompiler/pipeline/summary.h"
 
 namespace kiln::emit {
 
-struct UntranslatedInstruction {
-  uint64_t address = 0;
-  uint32_t encoding = 0;
-  std::string text;
-  std::string function;
-  bool undecodable = false; ///< no instruction at all (data or an unknown encoding) rather than missing semantics
-};
+using pipeline::UntranslatedInstruction;
 
 /// A porter's or modder's changes to the generated code (from kiln.toml and patch sets; recompiler/config).
 struct Customization {

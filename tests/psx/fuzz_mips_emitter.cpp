@@ -22,10 +22,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     const kiln::mips::ProgramImage image(std::move(text), base, base + (entry_offset & 0xFFFC), decoder, "fuzz.exe");
     std::string out;
-    std::vector<kiln::mips::UntranslatedWord> untranslated;
+    std::vector<kiln::pipeline::UntranslatedInstruction> untranslated;
     for (const auto& f : image.functions()) kiln::mips::write_function(image, f, out, untranslated);
     for (const auto& u : untranslated)
-      if (!image.contains(u.address) && u.why.find("outside") == std::string::npos) __builtin_trap();
+      if (!image.contains(u.address) && u.text.find("outside") == std::string::npos) __builtin_trap();
   } catch (const kiln::Error&) {
   }
   return 0;

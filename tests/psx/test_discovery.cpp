@@ -86,7 +86,7 @@ TEST_CASE("mips emitter runs the delay slot between a branch and its transfer", 
   const Decoder decoder(Variant::r3000);
   const ProgramImage image(program(), base, base, decoder, "hand.exe");
   std::string out;
-  std::vector<UntranslatedWord> untranslated;
+  std::vector<kiln::pipeline::UntranslatedInstruction> untranslated;
   for (const Function& f : image.functions()) write_function(image, f, out, untranslated);
   // JAL at 80010000h: the call's semantics, then its delay slot (ADDIU at 80010004h), then the host call.
   const size_t jal = out.find("kiln::r3000::jal(c, bus, 0x0c004010u, 0x80010000u)");
@@ -117,8 +117,8 @@ TEST_CASE("mips emitter runs the delay slot between a branch and its transfer", 
   // The undecodable word is reported with address and encoding, and compiled to a stop naming both.
   REQUIRE(untranslated.size() == 1);
   CHECK(untranslated[0].address == base + 0xB0);
-  CHECK(untranslated[0].word == 0xFC000000u);
-  CHECK(untranslated[0].function == base + 0xB0);
+  CHECK(untranslated[0].encoding == 0xFC000000u);
+  CHECK(untranslated[0].function == "f_800100b0");
   CHECK(out.find("kiln_platform::untranslated(m, 0x800100b0u, 0xfc000000u") != std::string::npos);
 }
 

@@ -1,7 +1,5 @@
 #include "recompiler/emit/mips/function_writer.h"
 
-#include <filesystem>
-
 #include <fmt/format.h>
 
 #include <set>
@@ -11,6 +9,8 @@
 
 namespace kiln::mips {
 namespace {
+
+constexpr size_t instructions_per_file = 4000; ///< host compile time vs parallelism
 
 const char* semantics_name(Opcode op) {
   switch (op) {
@@ -55,7 +55,7 @@ bool is_transfer(const Instruction& i) {
 
 class Writer {
 public:
-  Writer(const ProgramImage& image, const Function& f, std::string& out, std::vector<UntranslatedWord>& untranslated)
+  Writer(const ProgramImage& image, const Function& f, std::string& out, std::vector<pipeline::UntranslatedInstruction>& untranslated)
       : image_(image), f_(f), out_(out), untranslated_(untranslated) {}
 
   size_t write() {
@@ -117,7 +117,7 @@ private:
   }
 
   void untranslatable(uint32_t a, uint32_t word, const std::string& why) {
-    untranslated_.push_back(UntranslatedWord{a, word, why, f_.start});
+    untranslated_.push_back(pipeline::UntranslatedInstruction{a, word, why, host_function_name(f_.start), !image_.instruction(a).decoded});
     out_ += fmt::format("  kiln_platform::untranslated(m, {:#010x}u, {:#010x}u, \"{}\");\n", a, word, emit::escape_string_literal(why));
   }
 
@@ -226,7 +226,7 @@ private:
   const ProgramImage& image_;
   const Function& f_;
   std::string& out_;
-  std::vector<UntranslatedWord>& untranslated_;
+  std::vector<pipeline::UntranslatedInstruction>& untranslated_;
   std::set<uint32_t> standalone_; ///< reachable instructions that start a step (not only a delay slot)
   std::set<uint32_t> labels_;
 };
@@ -236,44 +236,31 @@ private:
 std::string host_function_name(uint32_t address) { return fmt::format("f_{:08x}", address); }
 
 size_t write_function(const ProgramImage& image, const Function& function, std::string& out,
-                      std::vector<UntranslatedWord>& untranslated) {
+                      std::vector<pipeline::UntranslatedInstruction>& untranslated) {
   return Writer(image, function, out, untranslated).write();
 }
 
 std::string write_function_files(const ProgramImage& image, std::string_view banner, std::string_view platform,
-                                 std::string_view recompiled_header, const PsxRecompileOptions& options,
-                                 PsxRecompileReport& report,
-                                 const std::function<void(const std::string&, std::string_view)>& write) {
-  report.functions = image.functions().size();
-  report.jump_tables = image.jump_tables().size();
-  report.unresolved_jumps = image.unresolved_jumps();
-  report.constant_jumps = image.constant_jumps().size();
+                                 std::string_view recompiled_header, pipeline::ProjectFiles& files,
+                                 pipeline::RecompileSummary& summary) {
+  summary.functions = image.functions().size();
+  summary.jump_tables = image.jump_tables().size();
+  summary.unresolved_indirect_branches.assign(image.unresolved_jumps().begin(), image.unresolved_jumps().end());
+  summary.constant_jumps = image.constant_jumps().size();
 
   std::string header = fmt::format("{}#pragma once\n#include \"runtime/core/mips/ops.h\"\n#include \"runtime/core/mips/step.h\"\n"
                                    "#include \"{}\"\n\nnamespace kiln_platform = {};\n\n", banner, recompiled_header, platform);
   for (const Function& f : image.functions()) header += fmt::format("void {}({}::Machine& m);\n", host_function_name(f.start), platform);
-  write("functions.h", header);
+  files.write("functions.h", header);
 
-  size_t file_index = 0, in_file = 0;
-  std::string body;
-  auto flush = [&] {
-    if (body.empty()) return;
-    write(fmt::format("functions_{:03}.cpp", file_index++), std::string(banner) + "#include \"functions.h\"\n\n" + body);
-    body.clear();
-    in_file = 0;
-  };
+  pipeline::FunctionSources sources(files, std::string(banner) + "#include \"functions.h\"\n\n", instructions_per_file);
   for (const Function& f : image.functions()) {
-    const size_t n = write_function(image, f, body, report.untranslated);
-    report.instructions += n;
-    in_file += n;
-    if (in_file >= options.instructions_per_file) flush();
+    const size_t n = write_function(image, f, sources.body(f.start), summary.untranslated);
+    summary.instructions += n;
+    sources.added(f.start, n);
   }
-  flush();
-  for (size_t k = file_index;; ++k) { // stale chunks of an earlier, larger output
-    const auto stale = options.output / fmt::format("functions_{:03}.cpp", k);
-    if (!std::filesystem::exists(stale)) break;
-    std::filesystem::remove(stale);
-  }
+  sources.finish();
+  files.remove_stale_sources({"functions_"});
 
   std::string table = fmt::format("{}#include \"functions.h\"\n\nnamespace {{\nconst {}::FunctionEntry entries[] = {{\n", banner, platform);
   for (const Function& f : image.functions()) table += fmt::format("  {{{:#010x}u, {}}},\n", f.start, host_function_name(f.start));

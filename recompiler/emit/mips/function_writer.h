@@ -5,13 +5,13 @@
 // The platform is named through the namespace alias `kiln_platform` that the project's functions.h declares
 // (kiln::psx or kiln::mipsel): it provides Machine, Bus, call_guest, check_return, resume_after_exception and
 // untranslated.
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "recompiler/emit/mips/function_discovery.h"
-#include "recompiler/emit/mips/psx_project.h"
+#include "recompiler/pipeline/project_files.h"
+#include "recompiler/pipeline/summary.h"
 
 namespace kiln::mips {
 
@@ -21,15 +21,14 @@ std::string host_function_name(uint32_t address);
 /// Appends the C++ of `function` to `out`; untranslatable words are reported in `untranslated` and compiled
 /// to a call that stops the program naming them. Returns the number of instructions emitted.
 size_t write_function(const ProgramImage& image, const Function& function, std::string& out,
-                      std::vector<UntranslatedWord>& untranslated);
+                      std::vector<pipeline::UntranslatedInstruction>& untranslated);
 
-/// What every generated MIPS project shares: fills the report's counts, writes functions.h (the platform's
-/// `recompiled_header`, `kiln_platform` naming `platform`) and the functions_NNN.cpp chunks through `write`,
-/// removes stale chunks of an earlier, larger output, and returns function_table.cpp's text up to the end of
-/// its `entries` array. `banner` opens every file.
+/// What every generated MIPS project shares: fills the summary's counts, writes functions.h (the platform's
+/// `recompiled_header`, `kiln_platform` naming `platform`) and the function sources, removes stale ones of an
+/// earlier output, and returns function_table.cpp's text up to the end of its `entries` array. `banner` opens
+/// every file.
 std::string write_function_files(const ProgramImage& image, std::string_view banner, std::string_view platform,
-                                 std::string_view recompiled_header, const PsxRecompileOptions& options,
-                                 PsxRecompileReport& report,
-                                 const std::function<void(const std::string&, std::string_view)>& write);
+                                 std::string_view recompiled_header, pipeline::ProjectFiles& files,
+                                 pipeline::RecompileSummary& summary);
 
 } // namespace kiln::mips

@@ -80,9 +80,10 @@ DeviceReport report_device(vk::PhysicalDevice device) {
 } // namespace
 
 HostProperties host_properties(vk::PhysicalDevice device) {
-  const auto properties = device.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceVulkan12Properties,
-                                                vk::PhysicalDeviceVulkan13Properties>();
+  const auto properties = device.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceVulkan11Properties,
+                                                vk::PhysicalDeviceVulkan12Properties, vk::PhysicalDeviceVulkan13Properties>();
   const auto& base = properties.get<vk::PhysicalDeviceProperties2>().properties;
+  const auto& core11 = properties.get<vk::PhysicalDeviceVulkan11Properties>();
   const auto& core12 = properties.get<vk::PhysicalDeviceVulkan12Properties>();
   const auto& core13 = properties.get<vk::PhysicalDeviceVulkan13Properties>();
   const auto features = device.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan13Features>();
@@ -102,6 +103,8 @@ HostProperties host_properties(vk::PhysicalDevice device) {
   host.max_subgroup_size = core13.maxSubgroupSize;
   host.required_subgroup_size_stages = core13.requiredSubgroupSizeStages;
   host.max_compute_workgroup_subgroups = core13.maxComputeWorkgroupSubgroups;
+  host.subgroup_supported_stages = core11.subgroupSupportedStages;
+  host.subgroup_supported_operations = core11.subgroupSupportedOperations;
   return host;
 }
 

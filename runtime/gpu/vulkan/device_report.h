@@ -24,6 +24,8 @@ struct HostProperties {
   bool compute_full_subgroups = false;
   uint32_t min_subgroup_size = 0, max_subgroup_size = 0;
   vk::ShaderStageFlags required_subgroup_size_stages;
+  vk::ShaderStageFlags subgroup_supported_stages;           ///< VkPhysicalDeviceVulkan11Properties
+  vk::SubgroupFeatureFlags subgroup_supported_operations;
   uint32_t max_compute_workgroup_subgroups = 0;
 };
 

@@ -123,6 +123,11 @@ std::string subgroup_32_obstacle(const HostProperties& host) {
   if (!host.compute_full_subgroups) return "the host has no computeFullSubgroups";
   if (!(host.required_subgroup_size_stages & vk::ShaderStageFlagBits::eCompute))
     return "requiredSubgroupSizeStages does not include compute";
+  // What the subgroup warp model emits: OpGroupNonUniformShuffle and OpGroupNonUniformBallot.
+  const vk::SubgroupFeatureFlags used = vk::SubgroupFeatureFlagBits::eBasic | vk::SubgroupFeatureFlagBits::eBallot |
+                                        vk::SubgroupFeatureFlagBits::eShuffle;
+  if (!(host.subgroup_supported_stages & vk::ShaderStageFlagBits::eCompute) || (host.subgroup_supported_operations & used) != used)
+    return "compute subgroups lack basic, ballot or shuffle operations";
   if (warp_lanes < host.min_subgroup_size || warp_lanes > host.max_subgroup_size)
     return fmt::format("32 is outside the host's subgroup size range {}..{}", host.min_subgroup_size, host.max_subgroup_size);
   return {};

@@ -27,6 +27,9 @@ HostProperties host(vk::DriverId driver, uint32_t vendor, uint32_t min_subgroup 
   h.min_subgroup_size = min_subgroup;
   h.max_subgroup_size = max_subgroup;
   h.required_subgroup_size_stages = vk::ShaderStageFlagBits::eCompute;
+  h.subgroup_supported_stages = vk::ShaderStageFlagBits::eCompute | vk::ShaderStageFlagBits::eFragment;
+  h.subgroup_supported_operations = vk::SubgroupFeatureFlagBits::eBasic | vk::SubgroupFeatureFlagBits::eVote |
+                                    vk::SubgroupFeatureFlagBits::eBallot | vk::SubgroupFeatureFlagBits::eShuffle;
   h.max_compute_workgroup_subgroups = 32;
   return h;
 }
@@ -110,6 +113,10 @@ TEST_CASE("host profile: lavapipe's 8-lane subgroups and a host without FP64") {
   no_control.required_subgroup_size_stages = vk::ShaderStageFlagBits::eFragment;
   CHECK(line(choose_host_profile(no_control), "subgroup_size_32").reason ==
         "warps emulated: requiredSubgroupSizeStages does not include compute");
+  HostProperties no_shuffle = host(vk::DriverId::eMesaRadv, amd, 32, 64);
+  no_shuffle.subgroup_supported_operations = vk::SubgroupFeatureFlagBits::eBasic | vk::SubgroupFeatureFlagBits::eBallot;
+  CHECK(line(choose_host_profile(no_shuffle), "subgroup_size_32").reason ==
+        "warps emulated: compute subgroups lack basic, ballot or shuffle operations");
   no_control.subgroup_size_control = false;
   CHECK(line(choose_host_profile(no_control), "subgroup_size_32").reason == "warps emulated: the host has no subgroupSizeControl");
 

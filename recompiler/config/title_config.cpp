@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "recompiler/config/changes_toml.h"
+#include "recompiler/config/gpu_settings.h"
 #include "runtime/base/file_writer.h"
 #include "runtime/base/hash.h"
 
@@ -132,7 +133,7 @@ TitleConfig load_title_config(const std::filesystem::path& path) {
 TitleConfig parse_title_config(std::string_view text, const std::filesystem::path& path) {
   const std::string file = path.string();
   const toml::table root_table = parse_toml_text(text, file);
-  const TableFields root(root_table, file, "kiln.toml", {"title", "platform", "inputs", KILN_CONFIG_CHANGE_KEYS});
+  const TableFields root(root_table, file, "kiln.toml", {"title", "platform", "inputs", "gpu", KILN_CONFIG_CHANGE_KEYS});
   TitleConfig config;
   config.file = path;
   config.title = root.string("title");
@@ -144,6 +145,7 @@ TitleConfig parse_title_config(std::string_view text, const std::filesystem::pat
   }
   if (config.inputs.empty()) throw error_at(file, root.line(), "kiln.toml needs at least one [[inputs]] entry (name and hash of the executable; `kiln init` writes it)");
   config.changes = parse_changes(root, path.parent_path(), "");
+  config.gpu = parse_gpu_settings(root);
   return config;
 }
 

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "translator/spirv/emit_compute.h"
+
 namespace kiln::config {
 
 /// Where a value came from: the TOML file and line, and the patch set (empty for the title's kiln.toml).
@@ -86,12 +88,32 @@ struct Changes {
   void append(const Changes& other);
 };
 
+/// A value kiln.toml sets, with where it is written.
+template <typename T>
+struct Setting {
+  T value{};
+  Origin origin;
+};
+
+/// The [gpu] table: a title's overrides of the translation options the renderer's host profile picks for the
+/// driver (runtime/gpu/vulkan/host_profile.h, docs/renderer.md "Host profiles"). Unset keys keep the profile's
+/// choice.
+struct GpuSettings {
+  std::optional<Setting<spirv::FmaMode>> fma;       ///< fma = "exact" | "fused" | "f64"
+  std::optional<Setting<bool>> subgroup_size_32;    ///< compute warps on host subgroups of 32 lanes
+  std::optional<Setting<bool>> zero_registers;      ///< registers read before any write start at 0
+  std::optional<Setting<bool>> gather_bias;         ///< gathers biased by the host's sub-texel precision
+  std::optional<Setting<bool>> float64;             ///< double-precision guest code may use shaderFloat64
+  bool empty() const { return !fma && !subgroup_size_32 && !zero_registers && !gather_bias && !float64; }
+};
+
 struct TitleConfig {
   std::filesystem::path file;
   std::string title;
   std::string platform = "linux-user";
   std::vector<InputExecutable> inputs;
   Changes changes;
+  GpuSettings gpu;
 };
 
 /// Parses a kiln.toml. Syntax errors, unknown keys, wrong types and bad values throw kiln::Error naming the
@@ -99,6 +121,10 @@ struct TitleConfig {
 TitleConfig load_title_config(const std::filesystem::path& file);
 /// The same for kiln.toml text that came from `file` (sources resolve against its folder).
 TitleConfig parse_title_config(std::string_view text, const std::filesystem::path& file);
+
+/// Only the [gpu] table of a kiln.toml, checked as load_title_config checks it: what a recompiled program's
+/// `--config FILE` gives the renderer. A file without the table gives empty settings.
+GpuSettings load_gpu_settings(const std::filesystem::path& file);
 
 /// "xxh128:<hex>" of a file's bytes: the content hash kiln.toml and patch manifests record.
 std::string content_hash(const std::vector<uint8_t>& bytes);

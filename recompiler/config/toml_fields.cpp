@@ -90,6 +90,21 @@ std::optional<uint64_t> TableFields::optional_integer(std::string_view key) cons
   return integer(key);
 }
 
+std::optional<bool> TableFields::optional_boolean(std::string_view key) const {
+  const toml::node* node = table_.get(key);
+  if (!node) return std::nullopt;
+  const auto value = node->value_exact<bool>();
+  if (!value) throw error_at(file_, static_cast<int>(node->source().begin.line), fmt::format("'{}' in {} must be true or false, not {}", key, what_, type_name(*node)));
+  return *value;
+}
+
+const toml::table* TableFields::optional_table(std::string_view key) const {
+  const toml::node* node = table_.get(key);
+  if (!node) return nullptr;
+  if (!node->is_table()) throw error_at(file_, static_cast<int>(node->source().begin.line), fmt::format("'{}' must be a table ([{}]), not {}", key, key, type_name(*node)));
+  return node->as_table();
+}
+
 std::vector<uint64_t> TableFields::integers(std::string_view key) const {
   std::vector<uint64_t> out;
   const toml::node* node = table_.get(key);

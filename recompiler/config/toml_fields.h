@@ -36,8 +36,11 @@ public:
   std::optional<std::string> optional_string(std::string_view key) const;
   uint64_t integer(std::string_view key) const; ///< required, non-negative
   std::optional<uint64_t> optional_integer(std::string_view key) const;
+  std::optional<bool> optional_boolean(std::string_view key) const;
   std::vector<uint64_t> integers(std::string_view key) const;   ///< optional array (empty when absent)
   std::vector<std::string> strings(std::string_view key) const; ///< optional array (empty when absent)
+  /// An optional table ([name]); nullptr when absent, an error when the key holds something else.
+  const toml::table* optional_table(std::string_view key) const;
   /// An optional array of tables; each element is checked to be a table.
   std::vector<const toml::table*> tables(std::string_view key) const;
 

@@ -90,7 +90,7 @@ TEST_CASE("config: a complete kiln.toml parses into every kind of change") {
 }
 
 TEST_CASE("config: unknown keys are named with their line, in every table") {
-  CHECK(config_error("colour = 1\n" + header) == at(1) + "unknown key 'colour' in kiln.toml (expected one of: title, platform, inputs, functions, jump_tables, ignore, stubs, patches, hooks, replacements, sources)");
+  CHECK(config_error("colour = 1\n" + header) == at(1) + "unknown key 'colour' in kiln.toml (expected one of: title, platform, inputs, gpu, functions, jump_tables, ignore, stubs, patches, hooks, replacements, sources)");
   CHECK(config_error(header + "[[functions]]\naddress = 0x400000\nsise = 4\n").starts_with(at(7) + "unknown key 'sise' in [[functions]] entry"));
   CHECK(config_error(header + "[[jump_tables]]\nbranch = 0x400000\ntarget = [0x400010]\n").starts_with(at(7) + "unknown key 'target' in [[jump_tables]] entry"));
   CHECK(config_error(header + "[[ignore]]\naddr = 0x400000\n").starts_with(at(6) + "unknown key 'addr' in [[ignore]] entry"));
@@ -123,6 +123,48 @@ TEST_CASE("config: wrong types, missing keys and bad values are named with their
   CHECK(config_error("sources = \"hooks.cpp\"\n" + header) == at(1) + "'sources' in kiln.toml must be an array of strings, not a string");
   CHECK(config_error("functions = 3\n" + header) == at(1) + "'functions' must be an array of tables ([[functions]]), not an integer");
   CHECK(config_error(header + "[[functions]\n").starts_with(at(5) + "TOML syntax"));
+}
+
+TEST_CASE("config: the [gpu] table overrides host profile options, each with its line") {
+  const fs::path path = write("kiln.toml", header + "[gpu]\nfma = \"f64\"\nsubgroup_size_32 = false\nzero_registers = true\n"
+                                                    "gather_bias = false\nfloat64 = true\n");
+  const GpuSettings gpu = load_title_config(path).gpu;
+  REQUIRE(gpu.fma);
+  CHECK(gpu.fma->value == kiln::spirv::FmaMode::exact_f64);
+  CHECK(gpu.fma->origin.describe() == path.string() + ":6");
+  REQUIRE(gpu.subgroup_size_32);
+  CHECK_FALSE(gpu.subgroup_size_32->value);
+  CHECK(gpu.subgroup_size_32->origin.line == 7);
+  REQUIRE(gpu.zero_registers);
+  CHECK(gpu.zero_registers->value);
+  REQUIRE(gpu.gather_bias);
+  CHECK_FALSE(gpu.gather_bias->value);
+  REQUIRE(gpu.float64);
+  CHECK(gpu.float64->origin.line == 10);
+  // The runtime's --config reads the same table, and only it (other tables are the recompiler's or the platform's).
+  const GpuSettings runtime = load_gpu_settings(write("runtime.toml", "[switch.fs]\nromfs = \"r\"\n[gpu]\nfma = \"fused\"\n"));
+  REQUIRE(runtime.fma);
+  CHECK(runtime.fma->value == kiln::spirv::FmaMode::fused);
+  CHECK(runtime.fma->origin.line == 4);
+  CHECK_FALSE(runtime.subgroup_size_32);
+  CHECK(load_gpu_settings(write("none.toml", "title = \"t\"\n")).empty());
+  CHECK(load_title_config(write("kiln.toml", header)).gpu.empty());
+}
+
+TEST_CASE("config: bad [gpu] keys and values are named with their line") {
+  CHECK(config_error(header + "[gpu]\nfma = \"fast\"\n") == at(6) + "[gpu] fma = \"fast\" must be \"exact\", \"fused\" or \"f64\"");
+  CHECK(config_error(header + "[gpu]\nfma = \"exact\"\nsubgroup_size = false\n") ==
+        at(7) + "unknown key 'subgroup_size' in [gpu] (expected one of: fma, subgroup_size_32, zero_registers, gather_bias, float64)");
+  CHECK(config_error(header + "[gpu]\nsubgroup_size_32 = 32\n") == at(6) + "'subgroup_size_32' in [gpu] must be true or false, not an integer");
+  CHECK(config_error(header + "[gpu]\nfma = 1\n") == at(6) + "'fma' in [gpu] must be a string, not an integer");
+  CHECK(config_error("gpu = 3\n" + header) == at(1) + "'gpu' must be a table ([gpu]), not an integer");
+  const fs::path runtime = write("runtime.toml", "[gpu]\nzero_registers = \"yes\"\n");
+  try {
+    load_gpu_settings(runtime);
+    FAIL("no error");
+  } catch (const kiln::Error& e) {
+    CHECK(std::string(e.what()) == runtime.string() + ":2: 'zero_registers' in [gpu] must be true or false, not a string");
+  }
 }
 
 TEST_CASE("config: an executable that matches no input is an error naming both hashes") {

@@ -6,13 +6,16 @@
 
 #include "runtime/base/error.h"
 #include "runtime/base/log.h"
+#include "recompiler/config/title_config.h"
 #include "runtime/gpu/vulkan/device_report.h"
+#include "runtime/gpu/vulkan/host_profile.h"
 #include "runtime/gpu/vulkan/headless_target.h"
 #include "tools/kiln/command_registry.h"
 
 namespace {
 
-void print_device_info() {
+/// `gpu_settings`: a title's [gpu] overrides, applied to each device's profile.
+void print_device_info(const kiln::config::GpuSettings& gpu_settings) {
   const auto devices = kiln::vulkan::report_devices();
   if (devices.empty()) throw kiln::Error("no Vulkan devices found (install mesa-vulkan-drivers for lavapipe)");
   for (size_t i = 0; i < devices.size(); ++i) {
@@ -22,6 +25,14 @@ void print_device_info() {
     size_t width = 0;
     for (const auto& [feature, value] : device.features) width = std::max(width, feature.size());
     for (const auto& [feature, value] : device.features) fmt::print("  {:<{}}  {}\n", feature, width, value);
+    const kiln::vulkan::HostProfile profile = kiln::vulkan::choose_host_profile(device.host, gpu_settings);
+    fmt::print("  host profile: {}\n    {}\n    key: {}\n", profile.entry, kiln::vulkan::host_identity_text(device.host),
+               profile.key_text());
+    width = 0;
+    for (const auto& line : profile.lines) width = std::max(width, line.name.size() + line.value.size() + 3);
+    for (const auto& line : profile.lines) {
+      fmt::print("    {:<{}}  {}\n", fmt::format("{} = {}", line.name, line.value), width, line.reason);
+    }
   }
 }
 
@@ -45,7 +56,10 @@ std::array<float, 4> parse_colour(const std::string& text) {
 void setup_gpu_commands(CLI::App& root) {
   CLI::App& gpu = kiln::cli::command_group(root, "gpu", "the Vulkan device kiln renders with");
 
-  gpu.add_subcommand("info", "list Vulkan devices and the features kiln uses")->callback(print_device_info);
+  auto* info = gpu.add_subcommand("info", "list Vulkan devices, the features kiln uses and the host profile chosen for each");
+  static std::string info_config;
+  info->add_option("--config", info_config, "a title's kiln.toml: apply its [gpu] overrides to the profiles");
+  info->callback([] { print_device_info(info_config.empty() ? kiln::config::GpuSettings{} : kiln::config::load_gpu_settings(info_config)); });
 
   auto* clear = gpu.add_subcommand("clear", "clear a headless render target and write it to a PNG (bring-up check)");
   static std::string colour = "0.25,0.5,0.75,1";

@@ -62,6 +62,11 @@ void Devices::set_backend(maxwell::Backend* backend, std::function<void()> flush
   backend_chosen_ = true;
 }
 
+void Devices::set_gpu_settings(config::GpuSettings settings) {
+  std::lock_guard guard(lock_);
+  gpu_settings_ = std::move(settings);
+}
+
 void Devices::choose_backend() {
   if (backend_chosen_) return;
   backend_chosen_ = true;
@@ -74,7 +79,7 @@ void Devices::choose_backend() {
     options.validation = validate;
     options.synchronization_validation = validate;
     context_ = std::make_unique<vulkan::Context>(options);
-    renderer_ = std::make_unique<vulkan::MaxwellRenderer>(*context_, gpu_.memory());
+    renderer_ = std::make_unique<vulkan::MaxwellRenderer>(*context_, gpu_.memory(), vulkan::MaxwellRendererOptions{.gpu_settings = gpu_settings_});
   } catch (const std::exception& error) {
     renderer_.reset();
     context_.reset();

@@ -24,6 +24,7 @@
 #include <span>
 #include <string>
 
+#include "recompiler/config/title_config.h"
 #include "runtime/gpu/maxwell/gpu.h"
 
 namespace kiln::vulkan {
@@ -94,6 +95,9 @@ public:
   maxwell::Gpu& gpu() { return gpu_; }
   /// The renderer: `flush` writes its results back into guest memory (called before a fence wait returns).
   void set_backend(maxwell::Backend* backend, std::function<void()> flush = {});
+  /// The title's kiln.toml [gpu] overrides of the Vulkan renderer's host profile; used when the renderer is
+  /// created (the first channel), so set them before.
+  void set_gpu_settings(config::GpuSettings settings);
   /// The Vulkan renderer and its context when the devices created them (nullptr otherwise).
   vulkan::MaxwellRenderer* renderer() { return renderer_.get(); }
   const vulkan::Context* vulkan_context() const { return context_.get(); }
@@ -181,6 +185,7 @@ private:
   maxwell::Gpu gpu_;
   std::function<void()> flush_;
   bool backend_chosen_ = false;
+  config::GpuSettings gpu_settings_;
   // Declared after gpu_: destroyed first, while the address space they use still exists.
   std::unique_ptr<vulkan::Context> context_;
   std::unique_ptr<vulkan::MaxwellRenderer> renderer_;

@@ -70,10 +70,43 @@ DeviceReport report_device(vk::PhysicalDevice device) {
   out.emplace_back("textureCompressionASTC_LDR", yes_no(f10.textureCompressionASTC_LDR));
   out.emplace_back("shaderDenormFlushToZeroFloat32", yes_no(core12.shaderDenormFlushToZeroFloat32));
   out.emplace_back("shaderRoundingModeRTZFloat32", yes_no(core12.shaderRoundingModeRTZFloat32));
+  out.emplace_back("shaderDenormPreserveFloat32", yes_no(core12.shaderDenormPreserveFloat32));
+  out.emplace_back("shaderDenormPreserveFloat64", yes_no(core12.shaderDenormPreserveFloat64));
+  out.emplace_back("subTexelPrecisionBits", std::to_string(base.limits.subTexelPrecisionBits));
+  report.host = host_properties(device);
   return report;
 }
 
 } // namespace
+
+HostProperties host_properties(vk::PhysicalDevice device) {
+  const auto properties = device.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceVulkan11Properties,
+                                                vk::PhysicalDeviceVulkan12Properties, vk::PhysicalDeviceVulkan13Properties>();
+  const auto& base = properties.get<vk::PhysicalDeviceProperties2>().properties;
+  const auto& core11 = properties.get<vk::PhysicalDeviceVulkan11Properties>();
+  const auto& core12 = properties.get<vk::PhysicalDeviceVulkan12Properties>();
+  const auto& core13 = properties.get<vk::PhysicalDeviceVulkan13Properties>();
+  const auto features = device.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan13Features>();
+  const auto& core13_features = features.get<vk::PhysicalDeviceVulkan13Features>();
+  HostProperties host;
+  host.driver_id = core12.driverID;
+  host.vendor_id = base.vendorID;
+  host.driver_version = base.driverVersion;
+  host.device_name = base.deviceName.data();
+  host.driver_name = core12.driverName.data();
+  host.driver_info = core12.driverInfo.data();
+  host.sub_texel_precision_bits = base.limits.subTexelPrecisionBits;
+  host.shader_float64 = features.get<vk::PhysicalDeviceFeatures2>().features.shaderFloat64;
+  host.subgroup_size_control = core13_features.subgroupSizeControl;
+  host.compute_full_subgroups = core13_features.computeFullSubgroups;
+  host.min_subgroup_size = core13.minSubgroupSize;
+  host.max_subgroup_size = core13.maxSubgroupSize;
+  host.required_subgroup_size_stages = core13.requiredSubgroupSizeStages;
+  host.max_compute_workgroup_subgroups = core13.maxComputeWorkgroupSubgroups;
+  host.subgroup_supported_stages = core11.subgroupSupportedStages;
+  host.subgroup_supported_operations = core11.subgroupSupportedOperations;
+  return host;
+}
 
 std::vector<DeviceReport> report_devices() {
   load_vulkan_loader();

@@ -100,14 +100,9 @@ void check_launch_shape(const vk::PhysicalDeviceLimits& limits, const maxwell::D
 ComputeCache::Program& MaxwellRenderer::State::compute_program(const maxwell::DispatchSnapshot& dispatch, sass::sm86::Kernel& kernel) {
   // The module depends on the code, the memory sizes the lowering declares and the constant bank layout.
   const std::vector<uint8_t> code = sm86_program_bytes(memory, dispatch.program_address);
-  uint64_t key = hash64(code);
-  key = hash64(std::span(reinterpret_cast<const uint8_t*>(&dispatch.shared_memory_size), 4), key);
-  key = hash64(std::span(reinterpret_cast<const uint8_t*>(&dispatch.local_memory_size), 4), key);
-  for (uint32_t bank = 0; bank < dispatch.constant_buffers.size(); ++bank) {
-    const maxwell::ConstantBufferBinding& binding = dispatch.constant_buffers[bank];
-    const uint64_t shape = binding.valid ? (uint64_t{binding.size} << 8 | 0x80 | bank) : 0;
-    key = hash64(std::span(reinterpret_cast<const uint8_t*>(&shape), 8), key);
-  }
+  const HostProfile& profile = pipelines.profile();
+  const spirv::WarpModel warp_model = compute_warp_model(profile, dispatch.block);
+  const uint64_t key = compute_program_key(code, dispatch, profile, warp_model);
   const auto found = compute.programs.find(key);
   if (found != compute.programs.end()) {
     ++statistics.compute_programs_reused;
@@ -116,10 +111,12 @@ ComputeCache::Program& MaxwellRenderer::State::compute_program(const maxwell::Di
   kernel.code = code;
   const std::string file = fmt::format("compute program at GPU {:#x}", dispatch.program_address);
   const std::vector<uint32_t> words =
-      spirv::emit_compute(sass::sm86::translate_kernel(kernel, file, sass::sm86::Architecture::sm86), {.global_address_bias = true});
+      spirv::emit_compute(sass::sm86::translate_kernel(kernel, file, sass::sm86::Architecture::sm86),
+                          {.warp_model = warp_model, .floats = profile.floats, .global_address_bias = true});
   if (const auto messages = spirv::validate(words); !messages.empty()) throw Error(fmt::format("{}: spirv-val: {}", file, messages.front()));
   auto program = std::make_unique<ComputeCache::Program>();
   program->module = context.device().createShaderModuleUnique({{}, words.size() * sizeof(uint32_t), words.data()});
+  program->warp_model = warp_model;
   ++statistics.compute_programs_translated;
   return *compute.programs.emplace(key, std::move(program)).first->second;
 }
@@ -138,7 +135,14 @@ vk::Pipeline MaxwellRenderer::State::compute_pipeline(ComputeCache::Program& pro
   const std::array<vk::SpecializationMapEntry, 3> entries{vk::SpecializationMapEntry(0, 0, 4), vk::SpecializationMapEntry(1, 4, 4),
                                                            vk::SpecializationMapEntry(2, 8, 4)};
   const vk::SpecializationInfo specialization(static_cast<uint32_t>(entries.size()), entries.data(), sizeof(block), block.data());
-  const vk::PipelineShaderStageCreateInfo stage({}, vk::ShaderStageFlagBits::eCompute, *program.module, "main", &specialization);
+  vk::PipelineShaderStageCreateInfo stage({}, vk::ShaderStageFlagBits::eCompute, *program.module, "main", &specialization);
+  // The subgroup warp model reads a warp as one subgroup: 32 lanes, all present (compute_warp_model checked that
+  // the block splits into full subgroups).
+  const vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo warp_size(warp_lanes);
+  if (program.warp_model == spirv::WarpModel::Subgroup) {
+    stage.flags = vk::PipelineShaderStageCreateFlagBits::eRequireFullSubgroups;
+    stage.pNext = &warp_size;
+  }
   auto [result, pipeline] = device.createComputePipelineUnique({}, {{}, stage, *compute.layout});
   if (result != vk::Result::eSuccess) throw Error(fmt::format("vulkan: the compute pipeline was not created ({})", vk::to_string(result)));
   return *program.pipelines.emplace(key, std::move(pipeline)).first->second;

@@ -47,6 +47,7 @@ const MaxwellRendererStatistics& MaxwellRenderer::statistics() const {
 }
 
 const std::vector<std::string>& MaxwellRenderer::diagnostics() const { return state_->diagnostics; }
+const HostProfile& MaxwellRenderer::host_profile() const { return state_->pipelines.profile(); }
 void MaxwellRenderer::save_pipeline_cache() {
   const std::lock_guard guard(state_->lock);
   state_->pipelines.save();

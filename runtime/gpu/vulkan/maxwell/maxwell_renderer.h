@@ -23,9 +23,11 @@
 #include <string_view>
 #include <vector>
 
+#include "recompiler/config/title_config.h"
 #include "runtime/gpu/maxwell/address_space.h"
 #include "runtime/gpu/maxwell/backend.h"
 #include "runtime/gpu/vulkan/context.h"
+#include "runtime/gpu/vulkan/host_profile.h"
 
 namespace kiln::vulkan {
 
@@ -35,6 +37,9 @@ struct MaxwellRendererOptions {
   std::filesystem::path pipeline_cache_file;
   /// Draws recorded into one command buffer before it is submitted (without waiting).
   uint32_t draws_per_submission = 256;
+  /// The title's kiln.toml [gpu] overrides of the host profile (an override the host cannot honour is an Error
+  /// at construction).
+  config::GpuSettings gpu_settings;
 };
 
 struct MaxwellRendererStatistics {
@@ -74,6 +79,9 @@ public:
 
   /// Submits what is recorded, waits for all submitted work, and writes the render targets the GPU wrote back
   /// into guest memory. Call it where the guest waits for the GPU (fences, syncpoint waits) or reads its output.
+  /// The translation options chosen for the context's driver at construction (host_profile.h).
+  const HostProfile& host_profile() const;
+
   void flush();
 
   /// Flushes, then writes every colour target rendered to since construction as `<prefix>_<n>.png` in

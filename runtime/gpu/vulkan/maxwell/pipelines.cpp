@@ -26,6 +26,32 @@ vk::DescriptorType descriptor_type(graphics::ResourceBinding::Kind kind) {
 
 } // namespace
 
+uint64_t graphics_shader_key(std::span<const uint8_t> bytes, const HostProfile& profile, uint32_t descriptor_set,
+                             bool second_blend_source) {
+  Hasher64 hasher;
+  hasher.update(bytes);
+  hash_value(hasher, profile.key());
+  hash_value(hasher, descriptor_set);
+  hash_value(hasher, second_blend_source);
+  return hasher.digest();
+}
+
+uint64_t compute_program_key(std::span<const uint8_t> code, const maxwell::DispatchSnapshot& dispatch, const HostProfile& profile,
+                             spirv::WarpModel warp_model) {
+  Hasher64 hasher;
+  hasher.update(code);
+  hash_value(hasher, dispatch.shared_memory_size);
+  hash_value(hasher, dispatch.local_memory_size);
+  for (uint32_t bank = 0; bank < dispatch.constant_buffers.size(); ++bank) {
+    const maxwell::ConstantBufferBinding& binding = dispatch.constant_buffers[bank];
+    const uint64_t shape = binding.valid ? (uint64_t{binding.size} << 8 | 0x80 | bank) : 0;
+    hash_value(hasher, shape);
+  }
+  hash_value(hasher, profile.key());
+  hash_value(hasher, warp_model);
+  return hasher.digest();
+}
+
 uint64_t PipelineDescription::hash() const {
   Hasher64 hasher;
   hash_value(hasher, vertex->hash);
@@ -51,7 +77,8 @@ uint64_t PipelineDescription::hash() const {
   return hasher.digest();
 }
 
-PipelineCache::PipelineCache(const Context& context, std::filesystem::path file) : context_(context), file_(std::move(file)) {
+PipelineCache::PipelineCache(const Context& context, HostProfile profile, std::filesystem::path file)
+    : context_(context), profile_(std::move(profile)), file_(std::move(file)) {
   std::vector<uint8_t> initial;
   if (!file_.empty() && std::filesystem::exists(file_)) initial = read_file(file_, kiln::input::pipeline_cache);
   // A cache from another driver or device is ignored by Vulkan itself (header check), so any file is safe here.
@@ -83,12 +110,15 @@ void PipelineCache::save() const {
 
 const TranslatedShader& PipelineCache::shader(std::span<const uint8_t> bytes, uint32_t descriptor_set, std::string_view name,
                                               bool second_blend_source) {
-  const uint64_t key = hash64(bytes, descriptor_set * 2 + (second_blend_source ? 1 : 0));
+  const uint64_t key = graphics_shader_key(bytes, profile_, descriptor_set, second_blend_source);
   if (const auto found = shaders_.find(key); found != shaders_.end()) {
     ++shader_hits;
     return *found->second;
   }
   graphics::TranslateOptions options;
+  options.zero_registers = profile_.zero_registers;
+  options.backend.gather_bias_bits = profile_.gather_bias_bits;
+  options.backend.floats = profile_.floats;
   options.backend.descriptor_set = descriptor_set;
   options.backend.debug_names = false;
   options.backend.dual_source_blend = second_blend_source;

@@ -1,6 +1,7 @@
 #pragma once
-// Translated shaders cached by guest code hash + translation options, and graphics pipelines cached by a hash of
-// the shader pair and every piece of state they bake in (VkPipelineCache underneath, optionally on disk).
+// Translated shaders cached by guest code hash + translation options (the host profile's among them), and graphics
+// pipelines cached by a hash of the shader pair and every piece of state they bake in (VkPipelineCache underneath,
+// optionally on disk).
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -8,7 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/gpu/maxwell/backend.h"
 #include "runtime/gpu/vulkan/context.h"
+#include "runtime/gpu/vulkan/host_profile.h"
 #include "runtime/gpu/vulkan/maxwell/pipeline_state.h"
 #include "translator/graphics/graphics.h"
 
@@ -45,9 +48,19 @@ struct PipelineDescription {
   uint64_t hash() const;
 };
 
+/// The shader cache key of a graphics program: its bytes (SPH + code), the host profile's options, and the
+/// descriptor set and blend specialisation it is translated for.
+uint64_t graphics_shader_key(std::span<const uint8_t> bytes, const HostProfile& profile, uint32_t descriptor_set,
+                             bool second_blend_source);
+/// The cache key of a compute program: its code, the memory sizes and constant bank layout the QMD gives its
+/// module, the host profile's options and the warp model it is translated for.
+uint64_t compute_program_key(std::span<const uint8_t> code, const maxwell::DispatchSnapshot& dispatch, const HostProfile& profile,
+                             spirv::WarpModel warp_model);
+
 class PipelineCache {
 public:
-  PipelineCache(const Context& context, std::filesystem::path file);
+  /// `profile`: the translation options for the context's driver; every program is translated with them.
+  PipelineCache(const Context& context, HostProfile profile, std::filesystem::path file);
   ~PipelineCache();
 
   /// The translated program at `bytes` (SPH + code), translated once per content, descriptor set and
@@ -57,6 +70,7 @@ public:
   const ShaderPairLayout& layout(const TranslatedShader& vertex, const TranslatedShader& fragment);
   vk::Pipeline pipeline(const PipelineDescription& description);
   void save() const;
+  const HostProfile& profile() const { return profile_; }
 
   uint64_t shaders_translated = 0, shader_hits = 0, pipelines_created = 0, pipeline_hits = 0;
   bool depth_clip_control = false; ///< VK_EXT_depth_clip_control enabled on the device
@@ -66,6 +80,7 @@ public:
 
 private:
   const Context& context_;
+  HostProfile profile_;
   std::filesystem::path file_;
   vk::UniquePipelineCache cache_;
   std::unordered_map<uint64_t, std::unique_ptr<TranslatedShader>> shaders_;

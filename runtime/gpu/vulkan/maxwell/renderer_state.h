@@ -34,6 +34,7 @@ constexpr uint64_t kMaxComputeAddressSpan = 1ull << 30;  // mapped GPU span a di
 struct ComputeCache {
   struct Program {
     vk::UniqueShaderModule module;
+    spirv::WarpModel warp_model = spirv::WarpModel::Emulated; ///< Subgroup: pipelines require 32-lane subgroups
     std::map<uint64_t, vk::UniquePipeline> pipelines;
   };
   vk::UniqueDescriptorSetLayout set_layout; ///< binding 0: the packed constant banks
@@ -52,7 +53,9 @@ struct TextureCache {
 
 struct MaxwellRenderer::State {
   State(Context& context_, maxwell::AddressSpace& memory_, const MaxwellRendererOptions& options_)
-      : context(context_), memory(memory_), options(options_), pipelines(context_, options_.pipeline_cache_file),
+      : context(context_), memory(memory_), options(options_),
+        pipelines(context_, choose_host_profile(host_properties(context_.physical_device()), options_.gpu_settings),
+                  options_.pipeline_cache_file),
         resources(context_), clears(context_), batches(context_), sample_queries(context_) {
     ubo_alignment = context.physical_device().getProperties().limits.minUniformBufferOffsetAlignment;
     texture_cache.anisotropy = context.physical_device().getFeatures().samplerAnisotropy;

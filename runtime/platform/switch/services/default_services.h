@@ -14,7 +14,7 @@ void register_time(ServiceRegistry& registry);                                  
 void register_shared_font(ServiceRegistry& registry, const std::string& font_folder);    ///< pl:u (shared_font.cpp)
 void register_nifm(ServiceRegistry& registry);                                              ///< nifm:u, nifm:s, nifm:a (offline)
 void register_applet_services(ServiceRegistry& registry, const SystemSettings& settings);  ///< appletOE, appletAE
-void register_nvdrv(ServiceRegistry& registry); ///< nvdrv, nvdrv:a
+void register_nvdrv(ServiceRegistry& registry, const config::GpuSettings& gpu); ///< nvdrv, nvdrv:a; `gpu`: kiln.toml [gpu]
 void register_vi(ServiceRegistry& registry);    ///< vi:u, vi:s, vi:m
 void register_hid(ServiceRegistry& registry);   ///< hid
 void register_file_system(ServiceRegistry& registry, const fs::FileSystemConfig& config);  ///< fsp-srv (fs/fsp_srv.cpp)

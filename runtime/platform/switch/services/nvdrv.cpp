@@ -582,7 +582,8 @@ private:
 
 } // namespace
 
-void register_nvdrv(ServiceRegistry& registry) {
+void register_nvdrv(ServiceRegistry& registry, const config::GpuSettings& gpu) {
+  gpu_devices().set_gpu_settings(gpu);
   for (const char* name : {"nvdrv", "nvdrv:a"})
     registry.add(name, [name] { return std::make_shared<NvDrvServices>(name); });
 }

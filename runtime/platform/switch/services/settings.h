@@ -4,6 +4,7 @@
 #include <functional>
 #include <string>
 
+#include "recompiler/config/title_config.h"
 #include "runtime/platform/switch/services/fs/fs_config.h"
 
 namespace kiln::hos {
@@ -24,6 +25,7 @@ struct SystemSettings {
   fs::FileSystemConfig file_systems; ///< fsp-srv's host folders (kiln.toml [switch.fs])
   AudioSettings audio;               ///< audout:u
   std::string font_folder;           ///< pl:u's fonts, one TTF per font type (kiln.toml [switch.fonts] folder); empty: none
+  config::GpuSettings gpu;           ///< nvdrv's renderer: overrides of its host profile (kiln.toml [gpu])
 };
 
 /// Language codes in SetLanguage order (switchbrew "Settings services"): a code is the string in a u64.

@@ -165,7 +165,7 @@ void register_default_services(ServiceRegistry& registry, const SystemSettings& 
   register_nifm(registry);
   register_shared_font(registry, settings.font_folder);
   register_applet_services(registry, settings);
-  register_nvdrv(registry);
+  register_nvdrv(registry, settings.gpu);
   register_vi(registry);
   register_hid(registry);
   register_file_system(registry, settings.file_systems);

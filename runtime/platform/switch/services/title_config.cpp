@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "recompiler/config/title_config.h"
 #include "runtime/base/error.h"
 #include "runtime/base/file_writer.h"
 
@@ -51,6 +52,7 @@ void load_title_config(const std::string& path, SystemSettings& settings) {
       settings.audio.wav_path = host_path(path, node, "switch.audio", key);
     }
   }
+  settings.gpu = config::load_gpu_settings(path);
   if (const toml::table* fonts = root["switch"]["fonts"].as_table()) {
     for (const auto& [name, node] : *fonts) {
       const std::string key(name.str());

@@ -1,6 +1,7 @@
 #pragma once
 // What a title's kiln.toml sets for the Horizon runtime: [switch.fs] (fsp-srv's host folders) and
-// [switch.audio] (the headless WAV file), [switch.fonts] (pl:u's font folder). docs/switch.md lists the keys.
+// [switch.audio] (the headless WAV file), [switch.fonts] (pl:u's font folder), and [gpu] (the renderer's host
+// profile overrides, read by recompiler/config). docs/switch.md lists the keys.
 #include <string>
 
 #include "runtime/platform/switch/services/settings.h"

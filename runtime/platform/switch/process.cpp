@@ -191,7 +191,7 @@ int run(const rt::ProgramInfo& program, int argc, char** argv, char**) {
   HostSession session(host_options, "kiln: " + program_name.substr(program_name.find_last_of('/') + 1),
                       [] { kernel.stop(exit_status::exited); });
   session.connect(settings);
-  if (pad_script) set_pad_source([pad_script] { return pad_script->state(presented_frames()); });
+  if (pad_script) set_pad_source([pad_script](const host::PadDevice&) { return pad_script->state(presented_frames()); });
   kernel.set_stop_hook([&session](int) { session.end(); });
   register_default_services(*registry, settings);
   install_service_manager(kernel, registry, allowed_services(program));

@@ -3,8 +3,10 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "runtime/platform/switch/services/fs/fs_config.h"
+#include "runtime/platform/switch/services/hid.h"
 
 namespace kiln::hos {
 
@@ -24,6 +26,7 @@ struct SystemSettings {
   fs::FileSystemConfig file_systems; ///< fsp-srv's host folders (kiln.toml [switch.fs])
   AudioSettings audio;               ///< audout:u
   std::string font_folder;           ///< pl:u's fonts, one TTF per font type (kiln.toml [switch.fonts] folder); empty: none
+  std::vector<NpadConfig> npads = default_npads(); ///< hid's npads (kiln.toml [[switch.input.npad]])
 };
 
 /// Language codes in SetLanguage order (switchbrew "Settings services"): a code is the string in a u64.

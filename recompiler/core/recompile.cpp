@@ -98,10 +98,11 @@ RecompileSummary recompile(const RecompileOptions& options) {
     if (options.platform == "psx" || is_psx_exe(head)) return recompile_mips(options, true);
     if (elf::is_elf32_mips(head)) return recompile_mips(options, false);
   }
-  // A folder is a Switch title's ExeFS: its `main` module names the title (hash, kiln.toml beside it).
-  const bool exefs_folder = std::filesystem::is_directory(options.input);
+  // A folder (or a PFS0: an NSP, a decrypted ExeFS section) is a Switch title's ExeFS: its `main` module (the
+  // PFS0 file) names the title (hash, kiln.toml beside it).
+  const bool exefs_folder = nx::is_exefs_input(options.input);
   if (exefs_folder) nx::require_exefs(options.input);
-  const TitleSetup setup = prepare_title(exefs_folder ? options.input / "main" : options.input, options.config, options.find_config, options.patch_sets);
+  const TitleSetup setup = prepare_title(exefs_folder ? nx::exefs_title_input(options.input) : options.input, options.config, options.find_config, options.patch_sets);
   // Switch NSO/NRO (recognised by magic) and ExeFS folders are analysed and emitted through an ELF view of the
   // loaded (and, for a folder, linked and relocated) modules.
   const bool switch_module = exefs_folder || nx::detect_format(setup.bytes).has_value();
@@ -150,7 +151,7 @@ RecompileSummary recompile(const RecompileOptions& options) {
   if (setup.config) summary.config = setup.config->file;
   summary.applied_patch_sets = setup.changes.applied;
   summary.discovery_report = options.output / "discovery.toml";
-  write_discovery_report(summary.discovery_report, program, report.untranslated);
+  write_discovery_report(summary.discovery_report, program, report.untranslated, exefs ? exefs->unresolved : std::vector<nx::UnresolvedImport>{});
   summary.seconds = seconds_since(started);
   summary.text = describe(summary, options);
   if (exefs) {

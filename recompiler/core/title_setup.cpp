@@ -103,7 +103,8 @@ void check_against_program(const TitleSetup& setup, const analysis::Program& pro
 }
 
 void write_discovery_report(const std::filesystem::path& file, const analysis::Program& program,
-                            const std::vector<emit::UntranslatedInstruction>& untranslated) {
+                            const std::vector<emit::UntranslatedInstruction>& untranslated,
+                            const std::vector<nx::UnresolvedImport>& unresolved_imports) {
   auto name_of = [&](uint64_t address) {
     const analysis::Function* f = program.function_containing(address);
     return f ? (f->name.empty() ? fmt::format("sub_{:x}", f->start) : f->name) : std::string("(no function)");
@@ -121,6 +122,13 @@ void write_discovery_report(const std::filesystem::path& file, const analysis::P
   for (const emit::UntranslatedInstruction& u : untranslated)
     out += fmt::format("[[{}]]\naddress = {:#x}\nencoding = {:#010x}\nfunction = {}\ntext = {}\n\n", u.undecodable ? "undecodable" : "untranslated", u.address,
                        u.encoding, toml_string(u.function), toml_string(u.text));
+  for (const nx::UnresolvedImport& u : unresolved_imports) {
+    std::string importers;
+    for (const std::string& module : u.importers) importers += (importers.empty() ? "" : ", ") + toml_string(module);
+    // A weak import resolves to 0 (ELF's rule) and has no stub; a strong one's stub stops the program naming it.
+    out += fmt::format("[[unresolved_import]]\nsymbol = {}\nimported_by = [{}]\nweak = {}\n{}\n", toml_string(u.symbol), importers,
+                       u.weak ? "true" : "false", u.weak ? "" : fmt::format("stub = {:#x}\n", u.stub));
+  }
   write_file_if_changed(file, out);
 }
 

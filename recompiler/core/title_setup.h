@@ -10,6 +10,7 @@
 #include "recompiler/analysis/program.h"
 #include "recompiler/config/patch_sets.h"
 #include "recompiler/emit/cpp_emitter.h"
+#include "recompiler/loaders/switch/exefs.h"
 
 namespace kiln::recompiler {
 
@@ -32,8 +33,10 @@ TitleSetup prepare_title(const std::filesystem::path& input, const std::filesyst
 void check_against_program(const TitleSetup& setup, const analysis::Program& program);
 
 /// OUTDIR/discovery.toml: unresolved indirect branches, jump tables analysis could not bound, undecodable words
-/// inside functions, instructions without semantics; `kiln discover apply` reads it (and run-time logs).
+/// inside functions, instructions without semantics, an ExeFS title's imports no module exports;
+/// `kiln discover apply` reads it (and run-time logs).
 void write_discovery_report(const std::filesystem::path& file, const analysis::Program& program,
-                            const std::vector<emit::UntranslatedInstruction>& untranslated);
+                            const std::vector<emit::UntranslatedInstruction>& untranslated,
+                            const std::vector<nx::UnresolvedImport>& unresolved_imports = {});
 
 } // namespace kiln::recompiler

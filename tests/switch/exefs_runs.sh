@@ -5,9 +5,10 @@
 #   1. as made: every import resolved; the numbers are the sources' own (2 + 3, 40 + 2 from sdk's initialiser,
 #      2 * main_value()...), priority 44 and the 0x40000 stack are what main.npdm says, lm is allowed;
 #   2. main.npdm allowing only "fsp*" (kiln port): GetService("lm") answers sm's NotAllowed, 0x1015, logged by name;
-#   3. sdk without sdk_feature: the recompile lists the unresolved import and the call stops the run, naming it.
+#   3. sdk without sdk_feature: the recompile lists the unresolved import and the call stops the run, naming it;
+#   4. the first folder's files packed into a PFS0 (an NSP) by make_pfs0: recompiled, built and run the same.
 set -e
-kiln=$1 make_nso=$2 make_npdm=$3 fixtures=$4 work=$5
+kiln=$1 make_nso=$2 make_npdm=$3 fixtures=$4 work=$5 make_pfs0=$6
 rm -rf "$work" && mkdir -p "$work/exefs"
 "$make_nso" "$fixtures/main.elf" "$work/exefs/main"
 "$make_nso" "$fixtures/sdk.elf" "$work/exefs/sdk"
@@ -50,9 +51,25 @@ mkdir -p "$work/unresolved" && cp "$work/exefs/main" "$work/exefs/main.npdm" "$w
 "$kiln" recompile --no-config "$work/unresolved" -o "$work/out" | tee "$work/recompile.log"
 grep -q "unresolved import sdk_feature (imported by main): its stub at 0x7100400000 stops the program naming it" "$work/recompile.log" ||
   fail "the recompile does not list sdk_feature"
+# discovery.toml lists it for the porter, with its importer and stub; `kiln discover apply` counts it.
+grep -A4 '^\[\[unresolved_import\]\]$' "$work/out/discovery.toml" > "$work/import.toml" || fail "discovery.toml has no unresolved import"
+printf '%s\n' '[[unresolved_import]]' 'symbol = "sdk_feature"' 'imported_by = ["main"]' 'weak = false' 'stub = 0x7100400000' |
+  diff - "$work/import.toml" || fail "discovery.toml's unresolved import"
+printf 'title = "exefs-test"\n' > "$work/discover.toml"
+"$kiln" discover apply "$work/out/discovery.toml" --config "$work/discover.toml" | grep -q ", 1 unresolved import(s) (for the porter" ||
+  fail "kiln discover apply does not count the unresolved import"
 "$kiln" build "$work/out" -j 2
 run "$work/out" 74
 grep -q "^kiln: guest: unresolved import 'sdk_feature' called (imported by main; no module of the ExeFS exports it)$" "$work/run.log" ||
   fail "no message naming sdk_feature"
 grep -q "^kiln: guest: main: sdk_feature" "$work/run.log" && fail "the call to sdk_feature returned"
-echo "exefs runs: linked, NotAllowed outside the SAC, unresolved import named"
+
+"$make_pfs0" "$work/title.nsp" "$work/exefs/main.npdm" "$work/exefs/main" "$work/exefs/sdk"
+"$kiln" recompile --no-config "$work/title.nsp" -o "$work/out" | tee "$work/recompile.log"
+grep -q "imports resolved: 16; unresolved: 0; initialisers: 1" "$work/recompile.log" || fail "the NSP's recompile summary"
+"$kiln" build "$work/out" -j 2
+run "$work/out" 0
+expect_lines "main: started" "main: x0 = 0" "main: main thread priority = 44" "main: stack region size = 0x40000" \
+  "main: sdk_add(2, 3) = 5" "main: through a pointer, sdk_add(4, 5) = 9" "main: sdk_counter = 42" \
+  "main: sdk_twice_main_value() = 42" "main: GetService(lm) = 0x0" "main: sdk_feature(7) = 42" "main: done"
+echo "exefs runs: linked, NotAllowed outside the SAC, unresolved import named, the NSP runs"

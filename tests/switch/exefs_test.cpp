@@ -4,6 +4,7 @@
 // read with the ELF container) and aarch64-linux-gnu-nm's listing of their symbols (the committed *.nm files).
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,12 +17,14 @@
 #include "recompiler/loaders/elf/elf_file.h"
 #include "recompiler/loaders/switch/exefs.h"
 #include "recompiler/loaders/switch/npdm.h"
+#include "recompiler/loaders/switch/pfs0.h"
 #include "runtime/base/bits.h"
 #include "runtime/base/error.h"
 #include "runtime/base/file_writer.h"
 #include "runtime/platform/switch/services/registry.h"
 #include "tests/switch/module_writer.h"
 #include "tests/switch/npdm_writer.h"
+#include "tests/switch/pfs0_writer.h"
 
 namespace {
 
@@ -321,6 +324,84 @@ TEST_CASE("ExeFS: a folder without main, a module that is not an NSO, no main.np
     std::filesystem::remove(folder.path / "main.npdm");
     CHECK_THROWS_WITH(nx::load_exefs(folder.path), Catch::Contains("holds no main.npdm"));
   }
+}
+
+TEST_CASE("ExeFS in a PFS0: the folder's files packed as switchbrew lays a PFS0 out load as the folder does", "[switch]") {
+  const Folder folder("pfs0");
+  std::vector<test::Pfs0Input> files;
+  for (const char* name : {"main.npdm", "main", "sdk"}) files.push_back({name, read_file(folder.path / name)});
+  const std::vector<uint8_t> nsp = test::make_pfs0(files);
+  // The header words as the page gives them: magic, 3 files, a string table padded so the data is 0x20-aligned.
+  CHECK(load<uint32_t>(nsp.data(), Endian::little) == 0x30534650);
+  CHECK(load<uint32_t>(nsp.data() + 4, Endian::little) == 3);
+  const uint64_t data_start = 0x10 + 3 * 0x18 + load<uint32_t>(nsp.data() + 8, Endian::little);
+  CHECK(data_start % 0x20 == 0);
+  const nx::Pfs0 pfs0 = nx::read_pfs0(nsp, "title.nsp");
+  REQUIRE(pfs0.files.size() == 3);
+  CHECK(pfs0.files[0].name == "main.npdm");
+  CHECK(pfs0.files[0].offset == data_start);
+  CHECK(pfs0.files[1].offset == data_start + files[0].bytes.size());
+  CHECK(pfs0.files[2].size == files[2].bytes.size());
+
+  const std::filesystem::path path = folder.path / "title.nsp";
+  write_file_if_changed(path, nsp);
+  CHECK(nx::is_exefs(path));
+  CHECK(nx::is_exefs_input(path));
+  CHECK(nx::exefs_title_input(path) == path);
+  const nx::ExeFs from_folder = nx::load_exefs(folder.path), from_nsp = nx::load_exefs(path);
+  REQUIRE(from_nsp.modules.size() == from_folder.modules.size());
+  for (size_t i = 0; i < from_folder.modules.size(); ++i) {
+    CHECK(from_nsp.modules[i].file == from_folder.modules[i].file);
+    CHECK(from_nsp.modules[i].base == from_folder.modules[i].base);
+    CHECK(from_nsp.modules[i].module.image == from_folder.modules[i].module.image); // relocated the same
+  }
+  CHECK(from_nsp.npdm.program_id == from_folder.npdm.program_id);
+  CHECK(from_nsp.resolved_imports == from_folder.resolved_imports);
+  CHECK(from_nsp.initializers == from_folder.initializers);
+
+  // A module that is not an NSO is named CONTAINER:NAME.
+  files[2].bytes.assign(0x100, 0);
+  write_file_if_changed(path, test::make_pfs0(files));
+  CHECK_THROWS_WITH(nx::load_exefs(path), Catch::Contains("title.nsp:sdk: offset 0x0: an ExeFS module must be an NSO"));
+  // No main.
+  write_file_if_changed(path, test::make_pfs0({files[0]}));
+  CHECK_THROWS_WITH(nx::load_exefs(path), Catch::Contains("the PFS0 holds no `main` module"));
+}
+
+TEST_CASE("Malformed PFS0 files are errors naming file and offset, and NCAs are refused", "[switch]") {
+  const std::vector<uint8_t> good = test::make_pfs0({{"main", std::vector<uint8_t>(0x40, 7)}, {"sdk", std::vector<uint8_t>(0x10, 9)}});
+  auto error_of = [](const std::vector<uint8_t>& bytes, const std::string& name = "t.nsp") {
+    try {
+      (void)nx::read_pfs0(bytes, name);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // Every truncation is an error (never a read past the end).
+  for (size_t n = 0; n < good.size() - 0x10; ++n) CHECK(error_of({good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n)}) != "no error");
+  auto with_u32 = [&](size_t at, uint32_t value) {
+    std::vector<uint8_t> b = good;
+    for (int i = 0; i < 4; ++i) b[at + i] = static_cast<uint8_t>(value >> (8 * i));
+    return b;
+  };
+  auto with_u64 = [&](size_t at, uint64_t value) {
+    std::vector<uint8_t> b = good;
+    for (int i = 0; i < 8; ++i) b[at + i] = static_cast<uint8_t>(value >> (8 * i));
+    return b;
+  };
+  CHECK_THAT(error_of(with_u32(0, 0x30534651)), Catch::Contains("t.nsp: offset 0x0: not a PFS0"));
+  CHECK_THAT(error_of(with_u32(4, 0x10000)), Catch::Contains("offset 0x4: 65536 file entries end at 0x180010"));
+  CHECK_THAT(error_of(with_u32(8, 0x100000)), Catch::Contains("offset 0x8: the 0x100000-byte string table"));
+  CHECK_THAT(error_of(with_u64(0x10, 0x1000)), Catch::Contains("offset 0x10: file 'main' at data offset 0x1000+0x40 is outside"));
+  CHECK_THAT(error_of(with_u64(0x18, ~uint64_t{0})), Catch::Contains("offset 0x10: file 'main'"));          // size wrapping past the end
+  CHECK_THAT(error_of(with_u32(0x20, 0x1000)), Catch::Contains("offset 0x20: file 0's name at 0x1000 is outside"));
+  CHECK_THAT(error_of(with_u32(0x38, 0)), Catch::Contains("offset 0x38: file 'main' appears twice"));
+  // An NCA: kiln does not decrypt one; a decrypted one (NCA3 at 0x200) is refused too.
+  std::vector<uint8_t> nca(0x400, 0x5a);
+  CHECK_THAT(error_of(nca, "program.nca"), Catch::Contains("program.nca: offset 0x0: this is an NCA: kiln does not read NCAs"));
+  std::memcpy(nca.data() + 0x200, "NCA3", 4);
+  CHECK_THAT(error_of(nca, "x.bin"), Catch::Contains("this is an NCA"));
 }
 
 TEST_CASE("sm's service access check: names, a trailing '*' prefix, no list allowing everything", "[switch]") {

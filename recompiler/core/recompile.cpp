@@ -110,12 +110,13 @@ RecompileSummary recompile(const RecompileOptions& options) {
   std::vector<uint8_t> module_elf;
   std::optional<nx::ExeFs> exefs;
   if (exefs_folder) {
-    if (!setup.changes.changes.patches.empty()) throw Error(in_file(options.input.string()), "instruction patches are not applied to ExeFS modules yet");
     exefs = nx::load_exefs(options.input);
     module_elf = nx::to_elf(exefs->placed(), exefs->entry);
   } else if (switch_module) {
     module_elf = nx::to_elf(nx::load_module(setup.bytes, options.input.string(), nx::default_load_base), nx::default_load_base);
   }
+  // A Switch module's instruction patches name addresses of the loaded (for an ExeFS: linked and relocated) image.
+  if (switch_module) apply_instruction_patches(module_elf, options.input.string() + " (linked image)", setup.changes.changes.patches);
   const elf::ElfFile elf(switch_module ? std::span<const uint8_t>(module_elf) : std::span<const uint8_t>(setup.bytes), options.input.string());
   const a64::Decoder decoder;
   const analysis::Program program(elf, decoder, setup.hints);
@@ -137,6 +138,9 @@ RecompileSummary recompile(const RecompileOptions& options) {
     emit_options.switch_title = title;
   }
   const emit::EmitReport report = emit::emit_project(program, options.input, emit_options);
+  // main.npdm's FS permissions and system resource size, for the Horizon runtime (title_access.h).
+  if (exefs) write_file_if_changed(options.output / "switch_title_access.cpp", nx::title_access_source(exefs->npdm));
+  else std::filesystem::remove(options.output / "switch_title_access.cpp");
   RecompileSummary summary;
   summary.platform = platform;
   summary.functions = report.functions;

@@ -15,7 +15,7 @@
 namespace kiln::recompiler {
 
 struct TitleSetup {
-  std::vector<uint8_t> bytes;                 ///< the executable with instruction patches applied
+  std::vector<uint8_t> bytes;                 ///< the executable with instruction patches applied (a Switch module: as read)
   std::optional<config::TitleConfig> config;  ///< absent when no kiln.toml applies
   config::CombinedChanges changes;
   analysis::Hints hints;
@@ -27,6 +27,10 @@ struct TitleSetup {
 /// instruction patches. Errors name the file and line of the entry at fault.
 TitleSetup prepare_title(const std::filesystem::path& input, const std::filesystem::path& config_file, bool find_config,
                          const std::vector<std::string>& patch_sets);
+
+/// Writes the patches' encodings into `bytes`, an ELF image (each address inside an executable segment; with
+/// `original`, the word there must be that one). Errors name the kiln.toml line and `name`.
+void apply_instruction_patches(std::vector<uint8_t>& bytes, const std::string& name, const std::vector<config::InstructionPatch>& patches);
 
 /// Checks that every configured address names what it must (hooks inside compiled functions, replacements and
 /// stubs at function starts...) now that analysis has run.

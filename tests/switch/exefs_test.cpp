@@ -39,9 +39,10 @@ void put(std::vector<uint8_t>& bytes, size_t at, T value) {
 }
 
 /// A main.npdm from switchbrew's tables, offsets written out here: META at 0, ACI0 at 0x80 (FS access header at
-/// +0x40, 0x1c bytes; service access control after it: "lm", "fsp*", server "kiln"), ACID at 0x100.
+/// +0x40, 0x1c bytes; service access control after it: "lm", "fsp*", server "kiln"), ACID at 0x100 (its FS
+/// access control at +0x240, 0x2c bytes: version, counts, the permission bits at +4).
 std::vector<uint8_t> hand_made_npdm() {
-  std::vector<uint8_t> b(0x100 + 0x240, 0);
+  std::vector<uint8_t> b(0x100 + 0x240 + 0x2c, 0);
   std::memcpy(b.data(), "META", 4);
   b[0x0c] = 0x07; // 64-bit, 39-bit address space
   b[0x0e] = 49;   // main thread priority
@@ -51,7 +52,7 @@ std::vector<uint8_t> hand_made_npdm() {
   put<uint32_t>(b, 0x70, 0x80);
   put<uint32_t>(b, 0x74, 0x40 + 0x1c + 13);
   put<uint32_t>(b, 0x78, 0x100);
-  put<uint32_t>(b, 0x7c, 0x240);
+  put<uint32_t>(b, 0x7c, 0x240 + 0x2c);
   std::memcpy(b.data() + 0x80, "ACI0", 4);
   put<uint64_t>(b, 0x80 + 0x10, 0x0100000000abc000);
   put<uint32_t>(b, 0x80 + 0x20, 0x40);
@@ -66,6 +67,10 @@ std::vector<uint8_t> hand_made_npdm() {
   std::memcpy(b.data() + 0x100 + 0x200, "ACID", 4);
   put<uint64_t>(b, 0x100 + 0x210, 0x0100000000abc000);
   put<uint64_t>(b, 0x100 + 0x218, 0x0100000000abcfff);
+  put<uint32_t>(b, 0x100 + 0x220, 0x240);
+  put<uint32_t>(b, 0x100 + 0x224, 0x2c);
+  b[0x340] = 1;
+  put<uint64_t>(b, 0x340 + 4, 0x8000000000200001ull); // ACID allows FullPermission, SdCard, ApplicationInfo
   return b;
 }
 
@@ -156,6 +161,8 @@ TEST_CASE("main.npdm: META, ACI0 and ACID fields at switchbrew's offsets", "[swi
   CHECK(npdm.main_thread_stack_size == 0x80000);
   CHECK(npdm.program_id == 0x0100000000abc000);
   CHECK(npdm.fs_access_flags == 0x8000000000000000ull);
+  CHECK(npdm.acid_fs_access_flags == 0x8000000000200001ull);
+  CHECK(npdm.fs_permissions() == 0x8000000000000000ull); // ACI0 & ACID
   REQUIRE(npdm.services.size() == 3);
   CHECK((npdm.services[0].name == "lm" && !npdm.services[0].server));
   CHECK((npdm.services[1].name == "fsp*" && !npdm.services[1].server));
@@ -173,6 +180,7 @@ TEST_CASE("main.npdm: META, ACI0 and ACID fields at switchbrew's offsets", "[swi
   CHECK(written.program_id == 0x0100000000001234);
   CHECK(written.main_thread_priority == 44);
   CHECK(written.main_thread_stack_size == 0x40000);
+  CHECK(written.fs_permissions() == 0); // ACI0 asks for nothing; ACID would allow everything
   REQUIRE(written.services.size() == 3);
   CHECK((written.services[1].name == "set*" && written.services[2].name == "srv" && written.services[2].server));
 }
@@ -200,6 +208,7 @@ TEST_CASE("Malformed main.npdm files are errors naming file and offset", "[switc
   require_npdm_error(changed(0xdc + 1, {0}), "holds a NUL", 0xdc + 1);
   require_npdm_error(changed(0x100 + 0x200, {'X'}), "no \"ACID\" magic", 0x100 + 0x200);
   require_npdm_error(changed(0x80 + 0x10, {0x00, 0xd0}), "outside ACID's range", 0x80 + 0x10);
+  require_npdm_error(changed(0x100 + 0x224, {0x10}), "ACID's FS access control is 0x10 bytes, smaller than its 0x2c-byte header", 0x100 + 0x224);
 }
 
 TEST_CASE("ExeFS: modules at aligned bases, imports and relocations as the ELF files and nm give them", "[switch]") {

@@ -312,6 +312,15 @@ ExeFs load_exefs(const std::filesystem::path& folder) {
   return exefs;
 }
 
+std::string title_access_source(const Npdm& npdm) {
+  return fmt::format("// Written by kiln recompile from main.npdm (runtime/platform/switch/title_access.h).\n"
+                     "#include \"runtime/platform/switch/title_access.h\"\n\n"
+                     "const kiln::hos::TitleAccess kiln::hos::kiln_switch_title_access = {{\n"
+                     "    {:#018x}ull, // FS permissions: ACI0 {:#x} & ACID {:#x}\n"
+                     "    {:#x}u,      // system resource size\n}};\n",
+                     npdm.fs_permissions(), npdm.fs_access_flags, npdm.acid_fs_access_flags, npdm.system_resource_size);
+}
+
 std::string describe_exefs(const ExeFs& exefs, const std::string& indent) {
   const Npdm& n = exefs.npdm;
   std::string out = fmt::format("{}ExeFS: title {:016x} \"{}\", main thread priority {}, stack {:#x}, {} service access entries ({})\n", indent,
@@ -321,6 +330,8 @@ std::string describe_exefs(const ExeFs& exefs, const std::string& indent) {
                                   for (const ServiceAccess& s : n.services) names += (names.empty() ? "" : " ") + s.name + (s.server ? " (server)" : "");
                                   return names;
                                 }());
+  out += fmt::format("{}  FS permissions {:#x} (ACI0 {:#x} & ACID {:#x}); system resource size {:#x}\n", indent, n.fs_permissions(),
+                     n.fs_access_flags, n.acid_fs_access_flags, n.system_resource_size);
   for (const ExeFsModule& m : exefs.modules) {
     size_t exported_symbols = 0;
     for (const DynamicSymbol& s : m.module.dynamic_symbols) exported_symbols += exported(s);

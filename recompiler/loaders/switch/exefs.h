@@ -87,6 +87,10 @@ const char* relocation_name(uint32_t type);
 
 /// The lines `kiln recompile` and `kiln inspect` print: the title, each module and its base, relocations applied,
 /// imports resolved and unresolved, initialisers; each line starts with `indent`.
+/// The generated project's switch_title_access.cpp (runtime/platform/switch/title_access.h): the FS permissions
+/// and the system resource size main.npdm grants.
+std::string title_access_source(const Npdm& npdm);
+
 std::string describe_exefs(const ExeFs& exefs, const std::string& indent);
 
 } // namespace kiln::nx

@@ -14,14 +14,16 @@
 #include "recompiler/loaders/switch/exefs.h"
 #include "recompiler/loaders/switch/switch_module.h"
 #include "runtime/base/error.h"
+#include "runtime/base/file_writer.h"
 
 namespace kiln::recompiler {
 
 RecompileSummary AArch64FrontEnd::recompile(const pipeline::Input& input, const RecompileOptions& options) const {
   const auto started = std::chrono::steady_clock::now();
-  // A folder is a Switch title's ExeFS: its `main` module names the title (hash, kiln.toml beside it).
+  // A folder (or a PFS0: an NSP, a decrypted ExeFS section) is a Switch title's ExeFS: its `main` module (the
+  // PFS0 file) names the title (hash, kiln.toml beside it).
   const bool exefs_folder = input.container == pipeline::Container::exefs_folder;
-  const TitleSetup setup = prepare_title(exefs_folder ? options.input / "main" : options.input, options.config, options.find_config, options.patch_sets);
+  const TitleSetup setup = prepare_title(exefs_folder ? nx::exefs_title_input(options.input) : options.input, options.config, options.find_config, options.patch_sets);
   // Switch NSO/NRO (recognised by magic) and ExeFS folders are analysed and emitted through an ELF view of the
   // loaded (and, for a folder, linked and relocated) modules.
   const bool switch_module = exefs_folder || nx::detect_format(setup.bytes).has_value();
@@ -29,12 +31,13 @@ RecompileSummary AArch64FrontEnd::recompile(const pipeline::Input& input, const 
   std::vector<uint8_t> module_elf;
   std::optional<nx::ExeFs> exefs;
   if (exefs_folder) {
-    if (!setup.changes.changes.patches.empty()) throw Error(in_file(options.input.string()), "instruction patches are not applied to ExeFS modules yet");
     exefs = nx::load_exefs(options.input);
     module_elf = nx::to_elf(exefs->placed(), exefs->entry);
   } else if (switch_module) {
     module_elf = nx::to_elf(nx::load_module(setup.bytes, options.input.string(), nx::default_load_base), nx::default_load_base);
   }
+  // A Switch module's instruction patches name addresses of the loaded (for an ExeFS: linked and relocated) image.
+  if (switch_module) apply_instruction_patches(module_elf, options.input.string() + " (linked image)", setup.changes.changes.patches);
   const elf::ElfFile elf(switch_module ? std::span<const uint8_t>(module_elf) : std::span<const uint8_t>(setup.bytes), options.input.string());
   const a64::Decoder decoder;
   const analysis::Program program(elf, decoder, setup.hints);
@@ -56,6 +59,9 @@ RecompileSummary AArch64FrontEnd::recompile(const pipeline::Input& input, const 
     emit_options.switch_title = title;
   }
   const emit::EmitReport report = emit::emit_project(program, options.input, emit_options);
+  // main.npdm's FS permissions and system resource size, for the Horizon runtime (title_access.h).
+  if (exefs) write_file_if_changed(options.output / "switch_title_access.cpp", nx::title_access_source(exefs->npdm));
+  else std::filesystem::remove(options.output / "switch_title_access.cpp");
   RecompileSummary summary;
   summary.platform = platform;
   summary.functions = report.functions;
@@ -71,7 +77,7 @@ RecompileSummary AArch64FrontEnd::recompile(const pipeline::Input& input, const 
   if (setup.config) summary.config = setup.config->file;
   summary.applied_patch_sets = setup.changes.applied;
   summary.discovery_report = options.output / "discovery.toml";
-  write_discovery_report(summary.discovery_report, program, report.untranslated);
+  write_discovery_report(summary.discovery_report, program, report.untranslated, exefs ? exefs->unresolved : std::vector<nx::UnresolvedImport>{});
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   summary.text = pipeline::describe(summary, options);
   if (exefs) {

@@ -6,6 +6,8 @@
 #include "recompiler/core/recompile.h"
 #include "recompiler/isa/aarch64/semantics/semantics.h"
 #include "recompiler/loaders/elf/elf_file.h"
+#include "recompiler/loaders/switch/pfs0.h"
+#include "recompiler/loaders/switch/switch_module.h"
 #include "runtime/base/file_writer.h"
 #include "runtime/base/hash.h"
 
@@ -16,8 +18,19 @@ Error config_error(const config::Origin& origin, const std::string& message) {
   return Error(in_file(origin.patch_set.empty() ? fmt::format("{}:{}", origin.file, origin.line) : origin.describe()), message);
 }
 
+std::string toml_string(std::string_view text) {
+  std::string out = "\"";
+  for (char ch : text) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+} // namespace
+
 void apply_instruction_patches(std::vector<uint8_t>& bytes, const std::string& name, const std::vector<config::InstructionPatch>& patches) {
-  if (patches.empty()) return; // nothing to place: the input need not be an ELF (a Switch NSO, an ExeFS `main`)
+  if (patches.empty()) return; // nothing to place: the input need not be an ELF
   const std::vector<uint8_t> original = bytes;
   const elf::ElfFile elf(original, name);
   for (const config::InstructionPatch& patch : patches) {
@@ -31,17 +44,6 @@ void apply_instruction_patches(std::vector<uint8_t>& bytes, const std::string& n
     for (int b = 0; b < 4; ++b) bytes[offset + b] = static_cast<uint8_t>(patch.encoding >> (8 * b));
   }
 }
-
-std::string toml_string(std::string_view text) {
-  std::string out = "\"";
-  for (char ch : text) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    out += ch;
-  }
-  return out + "\"";
-}
-
-} // namespace
 
 TitleSetup prepare_title(const std::filesystem::path& input, const std::filesystem::path& config_file, bool find_config,
                          const std::vector<std::string>& patch_sets) {
@@ -59,7 +61,9 @@ TitleSetup prepare_title(const std::filesystem::path& input, const std::filesyst
   for (const std::string& name : patch_sets) sets.push_back(config::load_patch_set(config::find_patch_set(name, *setup.config, source_root() / "patches")));
   setup.changes = config::combine_changes_or_throw(*setup.config, sets);
   const config::Changes& changes = setup.changes.changes;
-  apply_instruction_patches(setup.bytes, input.string(), changes.patches);
+  // A Switch module (an NSO or NRO, an ExeFS's main, a PFS0) is patched in its loaded ELF view by recompile().
+  const bool switch_input = nx::detect_format(setup.bytes).has_value() || nx::is_pfs0(setup.bytes);
+  if (!switch_input) apply_instruction_patches(setup.bytes, input.string(), changes.patches);
 
   for (const config::FunctionHint& f : changes.functions) setup.hints.functions.push_back({f.address, f.size.value_or(0), f.name});
   for (const config::JumpTableHint& j : changes.jump_tables)
@@ -103,7 +107,8 @@ void check_against_program(const TitleSetup& setup, const analysis::Program& pro
 }
 
 void write_discovery_report(const std::filesystem::path& file, const analysis::Program& program,
-                            const std::vector<emit::UntranslatedInstruction>& untranslated) {
+                            const std::vector<emit::UntranslatedInstruction>& untranslated,
+                            const std::vector<nx::UnresolvedImport>& unresolved_imports) {
   auto name_of = [&](uint64_t address) {
     const analysis::Function* f = program.function_containing(address);
     return f ? (f->name.empty() ? fmt::format("sub_{:x}", f->start) : f->name) : std::string("(no function)");
@@ -121,6 +126,13 @@ void write_discovery_report(const std::filesystem::path& file, const analysis::P
   for (const emit::UntranslatedInstruction& u : untranslated)
     out += fmt::format("[[{}]]\naddress = {:#x}\nencoding = {:#010x}\nfunction = {}\ntext = {}\n\n", u.undecodable ? "undecodable" : "untranslated", u.address,
                        u.encoding, toml_string(u.function), toml_string(u.text));
+  for (const nx::UnresolvedImport& u : unresolved_imports) {
+    std::string importers;
+    for (const std::string& module : u.importers) importers += (importers.empty() ? "" : ", ") + toml_string(module);
+    // A weak import resolves to 0 (ELF's rule) and has no stub; a strong one's stub stops the program naming it.
+    out += fmt::format("[[unresolved_import]]\nsymbol = {}\nimported_by = [{}]\nweak = {}\n{}\n", toml_string(u.symbol), importers,
+                       u.weak ? "true" : "false", u.weak ? "" : fmt::format("stub = {:#x}\n", u.stub));
+  }
   write_file_if_changed(file, out);
 }
 

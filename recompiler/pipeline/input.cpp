@@ -25,7 +25,8 @@ Input identify_input(const RecompileOptions& options) {
   input.path = options.input;
   input.platform = options.platform;
   std::error_code ec;
-  if (std::filesystem::is_directory(options.input, ec) && options.platform != "psx") {
+  // A folder or a PFS0 (an NSP, a decrypted ExeFS section) is a Switch title's ExeFS.
+  if (options.platform != "psx" && nx::is_exefs_input(options.input)) {
     nx::require_exefs(options.input);
     input.container = Container::exefs_folder;
     input.platform = "switch";

@@ -99,9 +99,9 @@ bool Host::present(const vulkan::CpuImage& image) {
   return !stop_requested();
 }
 
-PadState Host::pad() {
+PadState Host::pad(PadDevice device) {
   handle_events();
-  return input_ ? input_->state() : PadState{};
+  return input_ ? input_->state(device) : PadState{};
 }
 
 void Host::queue_audio(const int16_t* samples, size_t frames, uint32_t rate, uint32_t channels) {

@@ -45,7 +45,7 @@ public:
   /// the window was closed or --frames were presented.
   bool present(const vulkan::CpuImage& image);
   /// The pad now (events are handled first); all released when headless.
-  PadState pad();
+  PadState pad(PadDevice device = {});
   /// Guest audio (signed 16-bit interleaved); the device opens at the first call unless --mute.
   void queue_audio(const int16_t* samples, size_t frames, uint32_t rate, uint32_t channels);
   /// The title has ended: with --hold the window keeps its last frame until it is closed.

@@ -52,16 +52,22 @@ void Input::handle(const SDL_Event& event) {
   }
 }
 
-PadState Input::state() const {
+PadState Input::state(PadDevice device) const {
   PadState pad;
   int key_count = 0;
-  const Uint8* keyboard = SDL_GetKeyboardState(&key_count);
+  const Uint8* keyboard = device.kind == PadDevice::Kind::controller ? nullptr : SDL_GetKeyboardState(&key_count);
+  // The controllers this device reads: all of them, none (the keyboard), or the index-th connected.
+  std::map<int, SDL_GameController*> controllers;
+  if (device.kind == PadDevice::Kind::combined) controllers = controllers_;
+  if (device.kind == PadDevice::Kind::controller && device.index < controllers_.size())
+    controllers.insert(*std::next(controllers_.begin(), device.index));
   constexpr SDL_GameControllerAxis axes[axis_count] = {SDL_CONTROLLER_AXIS_LEFTX, SDL_CONTROLLER_AXIS_LEFTY,
                                                       SDL_CONTROLLER_AXIS_RIGHTX, SDL_CONTROLLER_AXIS_RIGHTY};
   for (size_t i = 0; i < button_count; ++i) {
     bool held = false;
-    for (int key : keys_[i]) held |= key > 0 && key < key_count && keyboard[key];
-    for (const auto& [id, controller] : controllers_) {
+    if (keyboard)
+      for (int key : keys_[i]) held |= key > 0 && key < key_count && keyboard[key];
+    for (const auto& [id, controller] : controllers) {
       for (int button : controller_buttons_[i])
         held |= SDL_GameControllerGetButton(controller, static_cast<SDL_GameControllerButton>(button)) != 0;
       // Analog triggers count as pressed past half travel.
@@ -72,7 +78,7 @@ PadState Input::state() const {
     }
     if (held) pad.buttons |= 1u << i;
   }
-  for (const auto& [id, controller] : controllers_) {
+  for (const auto& [id, controller] : controllers) {
     for (size_t a = 0; a < axis_count; ++a) {
       const int16_t value = SDL_GameControllerGetAxis(controller, axes[a]);
       if (std::abs(value) > std::abs(pad.axes[a])) pad.axes[a] = value;

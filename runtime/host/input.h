@@ -21,14 +21,15 @@ public:
 
   /// Hot-plug events (SDL_CONTROLLERDEVICEADDED/REMOVED); other events are ignored.
   void handle(const SDL_Event& event);
-  /// Every bound key or button held, OR-ed; each axis from the controller that deflects it most.
-  PadState state() const;
+  /// Every bound key or button held, OR-ed; each axis from the controller that deflects it most. A device other
+  /// than the combined one reads only the keyboard or only that controller (released when it is not connected).
+  PadState state(PadDevice device = {}) const;
   size_t controllers() const { return controllers_.size(); }
 
 private:
   std::array<std::vector<int>, button_count> keys_;               ///< SDL scancodes
   std::array<std::vector<int>, button_count> controller_buttons_; ///< SDL_GameControllerButton values
-  std::map<int, _SDL_GameController*> controllers_;               ///< by SDL joystick instance id
+  std::map<int, _SDL_GameController*> controllers_;               ///< by SDL joystick instance id (grows with each connection)
 };
 
 } // namespace kiln::host

@@ -15,4 +15,22 @@ std::optional<Button> button_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<PadDevice> pad_device_from_name(std::string_view name) {
+  if (name == "pad") return PadDevice{};
+  if (name == "keyboard") return PadDevice{PadDevice::Kind::keyboard, 0};
+  constexpr std::string_view controller = "controller";
+  if (name.size() == controller.size() + 1 && name.starts_with(controller) && name.back() >= '0' && name.back() <= '7')
+    return PadDevice{PadDevice::Kind::controller, static_cast<uint32_t>(name.back() - '0')};
+  return std::nullopt;
+}
+
+std::string pad_device_name(PadDevice device) {
+  switch (device.kind) {
+  case PadDevice::Kind::combined: return "pad";
+  case PadDevice::Kind::keyboard: return "keyboard";
+  case PadDevice::Kind::controller: return "controller" + std::to_string(device.index);
+  }
+  return "pad";
+}
+
 } // namespace kiln::host

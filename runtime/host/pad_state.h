@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace kiln::host {
@@ -25,6 +26,18 @@ struct PadState {
   bool held(Button button) const { return (buttons >> static_cast<unsigned>(button)) & 1; }
   bool operator==(const PadState&) const = default;
 };
+
+/// Which host device a pad reads: every keyboard key and controller together (the default), the keyboard alone, or
+/// one controller, counted from 0 in the order they were connected (a platform with several pads maps them).
+struct PadDevice {
+  enum class Kind : uint8_t { combined, keyboard, controller };
+  Kind kind = Kind::combined;
+  uint32_t index = 0; ///< the controller's number
+  bool operator==(const PadDevice&) const = default;
+};
+/// "pad" (combined), "keyboard", "controller0".."controller7".
+std::optional<PadDevice> pad_device_from_name(std::string_view name);
+std::string pad_device_name(PadDevice device);
 
 /// "south", "dpad_left", ...: the names `[input]` tables use.
 std::string_view button_name(Button button);

@@ -5,9 +5,12 @@
 #   1. as made: every import resolved; the numbers are the sources' own (2 + 3, 40 + 2 from sdk's initialiser,
 #      2 * main_value()...), priority 44 and the 0x40000 stack are what main.npdm says, lm is allowed;
 #   2. main.npdm allowing only "fsp*" (kiln port): GetService("lm") answers sm's NotAllowed, 0x1015, logged by name;
-#   3. sdk without sdk_feature: the recompile lists the unresolved import and the call stops the run, naming it.
+#   3. sdk without sdk_feature: the recompile lists the unresolved import and the call stops the run, naming it;
+#   4. the first folder's files packed into a PFS0 (an NSP) by make_pfs0: recompiled, built and run the same;
+#   5. the folder with a kiln.toml (kiln init) patching sdk_add's `add w0, w0, w1` (0x0b010000, at 0x7100200230
+#      in the linked image: sdk's base + the symbol's 0x230) into `mul w0, w0, w1` (0x1b017c00).
 set -e
-kiln=$1 make_nso=$2 make_npdm=$3 fixtures=$4 work=$5
+kiln=$1 make_nso=$2 make_npdm=$3 fixtures=$4 work=$5 make_pfs0=$6
 rm -rf "$work" && mkdir -p "$work/exefs"
 "$make_nso" "$fixtures/main.elf" "$work/exefs/main"
 "$make_nso" "$fixtures/sdk.elf" "$work/exefs/sdk"
@@ -50,9 +53,39 @@ mkdir -p "$work/unresolved" && cp "$work/exefs/main" "$work/exefs/main.npdm" "$w
 "$kiln" recompile --no-config "$work/unresolved" -o "$work/out" | tee "$work/recompile.log"
 grep -q "unresolved import sdk_feature (imported by main): its stub at 0x7100400000 stops the program naming it" "$work/recompile.log" ||
   fail "the recompile does not list sdk_feature"
+# discovery.toml lists it for the porter, with its importer and stub; `kiln discover apply` counts it.
+grep -A4 '^\[\[unresolved_import\]\]$' "$work/out/discovery.toml" > "$work/import.toml" || fail "discovery.toml has no unresolved import"
+printf '%s\n' '[[unresolved_import]]' 'symbol = "sdk_feature"' 'imported_by = ["main"]' 'weak = false' 'stub = 0x7100400000' |
+  diff - "$work/import.toml" || fail "discovery.toml's unresolved import"
+"$kiln" init "$work/unresolved" -o "$work/discover.toml" --force > /dev/null
+"$kiln" discover apply "$work/out/discovery.toml" --config "$work/discover.toml" | grep -q ", 1 unresolved import(s) (for the porter" ||
+  fail "kiln discover apply does not count the unresolved import"
 "$kiln" build "$work/out" -j 2
 run "$work/out" 74
 grep -q "^kiln: guest: unresolved import 'sdk_feature' called (imported by main; no module of the ExeFS exports it)$" "$work/run.log" ||
   fail "no message naming sdk_feature"
 grep -q "^kiln: guest: main: sdk_feature" "$work/run.log" && fail "the call to sdk_feature returned"
-echo "exefs runs: linked, NotAllowed outside the SAC, unresolved import named"
+
+"$make_pfs0" "$work/title.nsp" "$work/exefs/main.npdm" "$work/exefs/main" "$work/exefs/sdk"
+"$kiln" recompile --no-config "$work/title.nsp" -o "$work/out" | tee "$work/recompile.log"
+grep -q "imports resolved: 16; unresolved: 0; initialisers: 1" "$work/recompile.log" || fail "the NSP's recompile summary"
+"$kiln" build "$work/out" -j 2
+run "$work/out" 0
+expect_lines "main: started" "main: x0 = 0" "main: main thread priority = 44" "main: stack region size = 0x40000" \
+  "main: sdk_add(2, 3) = 5" "main: through a pointer, sdk_add(4, 5) = 9" "main: sdk_counter = 42" \
+  "main: sdk_twice_main_value() = 42" "main: GetService(lm) = 0x0" "main: sdk_feature(7) = 42" "main: done"
+
+"$kiln" init "$work/exefs" -o "$work/exefs/kiln.toml" --force
+printf '\n[[patches]]\naddress = 0x7100200230\noriginal = 0x0b010000\nencoding = 0x1b017c00\n' >> "$work/exefs/kiln.toml"
+"$kiln" recompile --config "$work/exefs/kiln.toml" "$work/exefs" -o "$work/out"
+"$kiln" build "$work/out" -j 2
+run "$work/out" 0
+grep -q "^kiln: guest: main: sdk_add(2, 3) = 6$" "$work/run.log" || fail "the patched sdk_add did not multiply"
+grep -q "^kiln: guest: main: through a pointer, sdk_add(4, 5) = 20$" "$work/run.log" || fail "the patch through the pointer"
+# A patch expecting another word is refused, naming the line and the linked image.
+sed -i 's/^original = 0x0b010000$/original = 0x0b020000/' "$work/exefs/kiln.toml"
+"$kiln" recompile --config "$work/exefs/kiln.toml" "$work/exefs" -o "$work/out" > "$work/patch.log" 2>&1 && fail "a wrong original was accepted"
+grep -q "kiln.toml:[0-9]*: patch at 0x7100200230 expects instruction 0x0b020000, but $work/exefs (linked image) holds 0x0b010000 there" "$work/patch.log" ||
+  { cat "$work/patch.log"; fail "the refused patch's message"; }
+rm "$work/exefs/kiln.toml"
+echo "exefs runs: linked, NotAllowed outside the SAC, unresolved import named, the NSP runs, patched"

@@ -4,6 +4,7 @@
 // read with the ELF container) and aarch64-linux-gnu-nm's listing of their symbols (the committed *.nm files).
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,12 +17,14 @@
 #include "recompiler/loaders/elf/elf_file.h"
 #include "recompiler/loaders/switch/exefs.h"
 #include "recompiler/loaders/switch/npdm.h"
+#include "recompiler/loaders/switch/pfs0.h"
 #include "runtime/base/bits.h"
 #include "runtime/base/error.h"
 #include "runtime/base/file_writer.h"
 #include "runtime/platform/switch/services/registry.h"
 #include "tests/switch/module_writer.h"
 #include "tests/switch/npdm_writer.h"
+#include "tests/switch/pfs0_writer.h"
 
 namespace {
 
@@ -36,9 +39,10 @@ void put(std::vector<uint8_t>& bytes, size_t at, T value) {
 }
 
 /// A main.npdm from switchbrew's tables, offsets written out here: META at 0, ACI0 at 0x80 (FS access header at
-/// +0x40, 0x1c bytes; service access control after it: "lm", "fsp*", server "kiln"), ACID at 0x100.
+/// +0x40, 0x1c bytes; service access control after it: "lm", "fsp*", server "kiln"), ACID at 0x100 (its FS
+/// access control at +0x240, 0x2c bytes: version, counts, the permission bits at +4).
 std::vector<uint8_t> hand_made_npdm() {
-  std::vector<uint8_t> b(0x100 + 0x240, 0);
+  std::vector<uint8_t> b(0x100 + 0x240 + 0x2c, 0);
   std::memcpy(b.data(), "META", 4);
   b[0x0c] = 0x07; // 64-bit, 39-bit address space
   b[0x0e] = 49;   // main thread priority
@@ -48,7 +52,7 @@ std::vector<uint8_t> hand_made_npdm() {
   put<uint32_t>(b, 0x70, 0x80);
   put<uint32_t>(b, 0x74, 0x40 + 0x1c + 13);
   put<uint32_t>(b, 0x78, 0x100);
-  put<uint32_t>(b, 0x7c, 0x240);
+  put<uint32_t>(b, 0x7c, 0x240 + 0x2c);
   std::memcpy(b.data() + 0x80, "ACI0", 4);
   put<uint64_t>(b, 0x80 + 0x10, 0x0100000000abc000);
   put<uint32_t>(b, 0x80 + 0x20, 0x40);
@@ -63,6 +67,10 @@ std::vector<uint8_t> hand_made_npdm() {
   std::memcpy(b.data() + 0x100 + 0x200, "ACID", 4);
   put<uint64_t>(b, 0x100 + 0x210, 0x0100000000abc000);
   put<uint64_t>(b, 0x100 + 0x218, 0x0100000000abcfff);
+  put<uint32_t>(b, 0x100 + 0x220, 0x240);
+  put<uint32_t>(b, 0x100 + 0x224, 0x2c);
+  b[0x340] = 1;
+  put<uint64_t>(b, 0x340 + 4, 0x8000000000200001ull); // ACID allows FullPermission, SdCard, ApplicationInfo
   return b;
 }
 
@@ -153,6 +161,8 @@ TEST_CASE("main.npdm: META, ACI0 and ACID fields at switchbrew's offsets", "[swi
   CHECK(npdm.main_thread_stack_size == 0x80000);
   CHECK(npdm.program_id == 0x0100000000abc000);
   CHECK(npdm.fs_access_flags == 0x8000000000000000ull);
+  CHECK(npdm.acid_fs_access_flags == 0x8000000000200001ull);
+  CHECK(npdm.fs_permissions() == 0x8000000000000000ull); // ACI0 & ACID
   REQUIRE(npdm.services.size() == 3);
   CHECK((npdm.services[0].name == "lm" && !npdm.services[0].server));
   CHECK((npdm.services[1].name == "fsp*" && !npdm.services[1].server));
@@ -170,6 +180,7 @@ TEST_CASE("main.npdm: META, ACI0 and ACID fields at switchbrew's offsets", "[swi
   CHECK(written.program_id == 0x0100000000001234);
   CHECK(written.main_thread_priority == 44);
   CHECK(written.main_thread_stack_size == 0x40000);
+  CHECK(written.fs_permissions() == 0); // ACI0 asks for nothing; ACID would allow everything
   REQUIRE(written.services.size() == 3);
   CHECK((written.services[1].name == "set*" && written.services[2].name == "srv" && written.services[2].server));
 }
@@ -197,6 +208,7 @@ TEST_CASE("Malformed main.npdm files are errors naming file and offset", "[switc
   require_npdm_error(changed(0xdc + 1, {0}), "holds a NUL", 0xdc + 1);
   require_npdm_error(changed(0x100 + 0x200, {'X'}), "no \"ACID\" magic", 0x100 + 0x200);
   require_npdm_error(changed(0x80 + 0x10, {0x00, 0xd0}), "outside ACID's range", 0x80 + 0x10);
+  require_npdm_error(changed(0x100 + 0x224, {0x10}), "ACID's FS access control is 0x10 bytes, smaller than its 0x2c-byte header", 0x100 + 0x224);
 }
 
 TEST_CASE("ExeFS: modules at aligned bases, imports and relocations as the ELF files and nm give them", "[switch]") {
@@ -321,6 +333,84 @@ TEST_CASE("ExeFS: a folder without main, a module that is not an NSO, no main.np
     std::filesystem::remove(folder.path / "main.npdm");
     CHECK_THROWS_WITH(nx::load_exefs(folder.path), Catch::Contains("holds no main.npdm"));
   }
+}
+
+TEST_CASE("ExeFS in a PFS0: the folder's files packed as switchbrew lays a PFS0 out load as the folder does", "[switch]") {
+  const Folder folder("pfs0");
+  std::vector<test::Pfs0Input> files;
+  for (const char* name : {"main.npdm", "main", "sdk"}) files.push_back({name, read_file(folder.path / name)});
+  const std::vector<uint8_t> nsp = test::make_pfs0(files);
+  // The header words as the page gives them: magic, 3 files, a string table padded so the data is 0x20-aligned.
+  CHECK(load<uint32_t>(nsp.data(), Endian::little) == 0x30534650);
+  CHECK(load<uint32_t>(nsp.data() + 4, Endian::little) == 3);
+  const uint64_t data_start = 0x10 + 3 * 0x18 + load<uint32_t>(nsp.data() + 8, Endian::little);
+  CHECK(data_start % 0x20 == 0);
+  const nx::Pfs0 pfs0 = nx::read_pfs0(nsp, "title.nsp");
+  REQUIRE(pfs0.files.size() == 3);
+  CHECK(pfs0.files[0].name == "main.npdm");
+  CHECK(pfs0.files[0].offset == data_start);
+  CHECK(pfs0.files[1].offset == data_start + files[0].bytes.size());
+  CHECK(pfs0.files[2].size == files[2].bytes.size());
+
+  const std::filesystem::path path = folder.path / "title.nsp";
+  write_file_if_changed(path, nsp);
+  CHECK(nx::is_exefs(path));
+  CHECK(nx::is_exefs_input(path));
+  CHECK(nx::exefs_title_input(path) == path);
+  const nx::ExeFs from_folder = nx::load_exefs(folder.path), from_nsp = nx::load_exefs(path);
+  REQUIRE(from_nsp.modules.size() == from_folder.modules.size());
+  for (size_t i = 0; i < from_folder.modules.size(); ++i) {
+    CHECK(from_nsp.modules[i].file == from_folder.modules[i].file);
+    CHECK(from_nsp.modules[i].base == from_folder.modules[i].base);
+    CHECK(from_nsp.modules[i].module.image == from_folder.modules[i].module.image); // relocated the same
+  }
+  CHECK(from_nsp.npdm.program_id == from_folder.npdm.program_id);
+  CHECK(from_nsp.resolved_imports == from_folder.resolved_imports);
+  CHECK(from_nsp.initializers == from_folder.initializers);
+
+  // A module that is not an NSO is named CONTAINER:NAME.
+  files[2].bytes.assign(0x100, 0);
+  write_file_if_changed(path, test::make_pfs0(files));
+  CHECK_THROWS_WITH(nx::load_exefs(path), Catch::Contains("title.nsp:sdk: offset 0x0: an ExeFS module must be an NSO"));
+  // No main.
+  write_file_if_changed(path, test::make_pfs0({files[0]}));
+  CHECK_THROWS_WITH(nx::load_exefs(path), Catch::Contains("the PFS0 holds no `main` module"));
+}
+
+TEST_CASE("Malformed PFS0 files are errors naming file and offset, and NCAs are refused", "[switch]") {
+  const std::vector<uint8_t> good = test::make_pfs0({{"main", std::vector<uint8_t>(0x40, 7)}, {"sdk", std::vector<uint8_t>(0x10, 9)}});
+  auto error_of = [](const std::vector<uint8_t>& bytes, const std::string& name = "t.nsp") {
+    try {
+      (void)nx::read_pfs0(bytes, name);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // Every truncation is an error (never a read past the end).
+  for (size_t n = 0; n < good.size() - 0x10; ++n) CHECK(error_of({good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n)}) != "no error");
+  auto with_u32 = [&](size_t at, uint32_t value) {
+    std::vector<uint8_t> b = good;
+    for (int i = 0; i < 4; ++i) b[at + i] = static_cast<uint8_t>(value >> (8 * i));
+    return b;
+  };
+  auto with_u64 = [&](size_t at, uint64_t value) {
+    std::vector<uint8_t> b = good;
+    for (int i = 0; i < 8; ++i) b[at + i] = static_cast<uint8_t>(value >> (8 * i));
+    return b;
+  };
+  CHECK_THAT(error_of(with_u32(0, 0x30534651)), Catch::Contains("t.nsp: offset 0x0: not a PFS0"));
+  CHECK_THAT(error_of(with_u32(4, 0x10000)), Catch::Contains("offset 0x4: 65536 file entries end at 0x180010"));
+  CHECK_THAT(error_of(with_u32(8, 0x100000)), Catch::Contains("offset 0x8: the 0x100000-byte string table"));
+  CHECK_THAT(error_of(with_u64(0x10, 0x1000)), Catch::Contains("offset 0x10: file 'main' at data offset 0x1000+0x40 is outside"));
+  CHECK_THAT(error_of(with_u64(0x18, ~uint64_t{0})), Catch::Contains("offset 0x10: file 'main'"));          // size wrapping past the end
+  CHECK_THAT(error_of(with_u32(0x20, 0x1000)), Catch::Contains("offset 0x20: file 0's name at 0x1000 is outside"));
+  CHECK_THAT(error_of(with_u32(0x38, 0)), Catch::Contains("offset 0x38: file 'main' appears twice"));
+  // An NCA: kiln does not decrypt one; a decrypted one (NCA3 at 0x200) is refused too.
+  std::vector<uint8_t> nca(0x400, 0x5a);
+  CHECK_THAT(error_of(nca, "program.nca"), Catch::Contains("program.nca: offset 0x0: this is an NCA: kiln does not read NCAs"));
+  std::memcpy(nca.data() + 0x200, "NCA3", 4);
+  CHECK_THAT(error_of(nca, "x.bin"), Catch::Contains("this is an NCA"));
 }
 
 TEST_CASE("sm's service access check: names, a trailing '*' prefix, no list allowing everything", "[switch]") {

@@ -58,8 +58,12 @@ std::vector<uint8_t> write_npdm(const NpdmFields& f) {
 
   // ACID: signature and key (zero), then the header; the program id range holds the title's id.
   const uint32_t acid_at = static_cast<uint32_t>(align_up(out.size(), 0x10));
-  const uint32_t acid_size = static_cast<uint32_t>(acid_header_size);
+  const uint32_t acid_size = static_cast<uint32_t>(acid_header_size + fs_access_control_size);
   out.resize(acid_at + acid_size, 0);
+  put_at<uint32_t>(out, acid_at + 0x220, static_cast<uint32_t>(acid_header_size));
+  put_at<uint32_t>(out, acid_at + 0x224, static_cast<uint32_t>(fs_access_control_size));
+  put_at<uint8_t>(out, acid_at + acid_header_size, 1); // version
+  put_at<uint64_t>(out, acid_at + acid_header_size + 4, f.acid_fs_access_flags);
   put_at<uint32_t>(out, acid_at + 0x200, acid_magic);
   put_at<uint32_t>(out, acid_at + 0x204, acid_size - 0x100); // size from the public key on
   put_at<uint64_t>(out, acid_at + 0x210, f.program_id);

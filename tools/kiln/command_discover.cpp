@@ -17,15 +17,15 @@ namespace {
 std::set<uint64_t> reached_addresses(const std::string& report) {
   const toml::table root = kiln::config::parse_toml_file(report);
   const kiln::config::TableFields fields(root, report, "discovery report",
-                                         {"reached", "unresolved_branch", "jump_table", "undecodable", "untranslated"});
+                                         {"reached", "unresolved_branch", "jump_table", "undecodable", "untranslated", "unresolved_import"});
   std::set<uint64_t> out;
   for (const toml::table* entry : fields.tables("reached")) out.insert(kiln::config::TableFields(*entry, report, "[[reached]] entry", {"address"}).integer("address"));
   // A recompile-time report has nothing to apply automatically: say what it holds for the porter.
   const size_t branches = fields.tables("unresolved_branch").size(), tables = fields.tables("jump_table").size(),
-               undecodable = fields.tables("undecodable").size();
-  if (branches + tables + undecodable)
-    fmt::print("{}: {} unresolved indirect branch(es), {} jump table(s) to describe with [[jump_tables]], {} undecodable word(s) "
-               "(for the porter; not applied)\n", report, branches, tables, undecodable);
+               undecodable = fields.tables("undecodable").size(), imports = fields.tables("unresolved_import").size();
+  if (branches + tables + undecodable + imports)
+    fmt::print("{}: {} unresolved indirect branch(es), {} jump table(s) to describe with [[jump_tables]], {} undecodable word(s), "
+               "{} unresolved import(s) (for the porter; not applied)\n", report, branches, tables, undecodable, imports);
   return out;
 }
 

@@ -55,30 +55,31 @@ std::string executable_config(const std::filesystem::path& executable, const std
 /// whose hash identifies the title (the kiln.toml goes beside it, in the folder, or under games/).
 std::string exefs_config(const std::filesystem::path& folder, const std::string& title) {
   const kiln::nx::ExeFs exefs = kiln::nx::load_exefs(folder);
-  const std::vector<uint8_t> bytes = kiln::read_file(folder / "main", kiln::input::executable);
+  const std::filesystem::path title_input = kiln::nx::exefs_title_input(folder);
+  const std::vector<uint8_t> bytes = kiln::read_file(title_input, kiln::input::executable);
   const std::vector<uint8_t> linked = kiln::nx::to_elf(exefs.placed(), exefs.entry);
   const kiln::elf::ElfFile elf(linked, folder.string());
   const std::string name = title.empty() ? fmt::format("{:016x}", exefs.npdm.program_id) : title;
-  std::string header = fmt::format("# kiln.toml for the ExeFS folder {}: written by `kiln init`; docs/porting.md describes every field.\n"
-                                   "# The platform is switch (kiln recompile chooses it for an ExeFS folder).\n",
+  std::string header = fmt::format("# kiln.toml for the ExeFS {}: written by `kiln init`; docs/porting.md describes every field.\n"
+                                   "# The platform is switch (kiln recompile chooses it for an ExeFS folder or PFS0).\n",
                                    folder.string());
   std::string summary = kiln::nx::describe_exefs(exefs, "#   ");
   header += "# What kiln found in the folder:\n" + summary + fmt::format("title = \"{}\"\n\n", name);
-  return starting_config(header, "main", bytes, elf);
+  return starting_config(header, title_input.filename().string(), bytes, elf);
 }
 
 void setup_init_command(CLI::App& root) {
   static std::string executable, output, title;
   static bool force = false;
   auto* init = root.add_subcommand("init", "write a starting kiln.toml for a guest executable (hash, platform, analysis findings)");
-  init->add_option("executable", executable, "guest executable (static AArch64 Linux ELF) or a Switch ExeFS folder")->required();
+  init->add_option("executable", executable, "guest executable (static AArch64 Linux ELF) or a Switch ExeFS (folder, or a PFS0 such as an NSP)")->required();
   init->add_option("-o,--output", output, "kiln.toml to write (default: kiln.toml in the current folder)");
   init->add_option("--title", title, "title name (default: the executable's file name without extension; an ExeFS folder: main.npdm's program id)");
   init->add_flag("--force", force, "overwrite an existing file");
   init->callback([] {
     const std::filesystem::path target = output.empty() ? std::filesystem::path("kiln.toml") : std::filesystem::path(output);
     if (std::filesystem::exists(target) && !force) throw kiln::Error(kiln::in_file(target.string()), "already exists (--force overwrites it)");
-    const std::string text = std::filesystem::is_directory(executable)
+    const std::string text = kiln::nx::is_exefs_input(executable)
                                  ? exefs_config(executable, title)
                                  : executable_config(executable, title.empty() ? std::filesystem::path(executable).stem().string() : title);
     kiln::write_file_if_changed(target, text);

@@ -131,7 +131,8 @@ void print_function(const elf::ElfFile& elf, const Arguments& a, bool module_off
 /// An ExeFS folder: the title, each module at its base, what every import resolved to, the linked symbols.
 void inspect_exefs(const Arguments& a) {
   const nx::ExeFs exefs = nx::load_exefs(a.input);
-  fmt::print("format: ExeFS folder (Switch title: main.npdm and NSO modules, linked and relocated as rtld would)\n");
+  fmt::print("format: ExeFS {} (Switch title: main.npdm and NSO modules, linked and relocated as rtld would)\n",
+             std::filesystem::is_directory(a.input) ? "folder" : "in a PFS0");
   fmt::print("{}", nx::describe_exefs(exefs, ""));
   for (const nx::ExeFsModule& m : exefs.modules) {
     fmt::print("module {}:\n", m.file);
@@ -151,7 +152,7 @@ void inspect_exefs(const Arguments& a) {
 }
 
 void inspect(const Arguments& a) {
-  if (std::filesystem::is_directory(a.input)) return inspect_exefs(a);
+  if (nx::is_exefs_input(a.input)) return inspect_exefs(a);
   const std::vector<uint8_t> bytes = read_file(a.input, kiln::input::executable);
   std::vector<uint8_t> module_elf;
   const bool switch_module = nx::detect_format(bytes).has_value();

@@ -1,4 +1,5 @@
 #include "recompiler/loaders/switch/exefs.h"
+#include "recompiler/loaders/switch/pfs0.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -110,11 +111,64 @@ std::vector<std::string> exefs_load_order() {
   return order;
 }
 
+namespace {
+/// The ExeFS's files: a folder's, or a PFS0's entries (an NSP, or a decrypted ExeFS section).
+class ExeFsFiles {
+public:
+  explicit ExeFsFiles(const std::filesystem::path& input) : input_(input) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(input, ec)) return;
+    container_ = read_file(input, input::executable);
+    pfs0_ = read_pfs0(container_, input.string());
+  }
+  bool has(const std::string& name) const {
+    std::error_code ec;
+    return pfs0_ ? pfs0_->find(name) != nullptr : std::filesystem::is_regular_file(input_ / name, ec);
+  }
+  std::vector<uint8_t> read(const std::string& name) const {
+    if (!pfs0_) return read_file(input_ / name, input::executable);
+    const Pfs0File& f = *pfs0_->find(name);
+    return {container_.begin() + static_cast<std::ptrdiff_t>(f.offset), container_.begin() + static_cast<std::ptrdiff_t>(f.offset + f.size)};
+  }
+  /// What errors call a file: its path, or CONTAINER:NAME.
+  std::string display(const std::string& name) const { return pfs0_ ? input_.string() + ":" + name : (input_ / name).string(); }
+  bool container() const { return pfs0_.has_value(); }
+
+private:
+  std::filesystem::path input_;
+  std::vector<uint8_t> container_;
+  std::optional<Pfs0> pfs0_;
+};
+} // namespace
+
 bool is_exefs(const std::filesystem::path& path) {
   std::error_code ec;
+  if (is_pfs0_file(path.string())) {
+    const std::vector<uint8_t> bytes = read_file(path, input::executable);
+    try {
+      const Pfs0 pfs0 = read_pfs0(bytes, path.string());
+      const Pfs0File* main = pfs0.find("main");
+      return main && detect_format(std::span<const uint8_t>(bytes).subspan(main->offset, main->size)) == Format::nso;
+    } catch (const Error&) {
+      return false;
+    }
+  }
   if (!std::filesystem::is_directory(path, ec) || !std::filesystem::is_regular_file(path / "main", ec)) return false;
   const std::vector<uint8_t> head = read_file(path / "main", input::executable);
   return detect_format(head) == Format::nso;
+}
+
+bool is_exefs_input(const std::filesystem::path& path) {
+  std::error_code ec;
+  // An .nca or .nsp is taken as a container too, so that one that is not a readable PFS0 gets the PFS0 reader's error.
+  const std::string extension = path.extension().string();
+  return std::filesystem::is_directory(path, ec) || is_pfs0_file(path.string()) ||
+         (std::filesystem::is_regular_file(path, ec) && (extension == ".nca" || extension == ".nsp" || extension == ".NCA" || extension == ".NSP"));
+}
+
+std::filesystem::path exefs_title_input(const std::filesystem::path& path) {
+  std::error_code ec;
+  return std::filesystem::is_directory(path, ec) ? path / "main" : path;
 }
 
 const ExeFsModule* ExeFs::module(const std::string& file) const {
@@ -132,6 +186,10 @@ std::vector<PlacedModule> ExeFs::placed() const {
 
 void require_exefs(const std::filesystem::path& folder) {
   std::error_code ec;
+  if (std::filesystem::is_regular_file(folder, ec)) { // a container: the PFS0 reader names what is wrong with it
+    if (!ExeFsFiles(folder).has("main")) throw Error(in_file(folder.string()), "not an ExeFS: the PFS0 holds no `main` module");
+    return;
+  }
   if (!std::filesystem::is_directory(folder, ec)) throw Error(in_file(folder.string()), "not a folder");
   if (!std::filesystem::is_regular_file(folder / "main", ec))
     throw Error(in_file(folder.string()), "not an ExeFS folder: it holds no `main` module");
@@ -142,19 +200,19 @@ ExeFs load_exefs(const std::filesystem::path& folder) {
   require_exefs(folder);
   ExeFs exefs;
   exefs.folder = folder;
-  const std::filesystem::path npdm_path = folder / "main.npdm";
-  if (!std::filesystem::is_regular_file(npdm_path, ec)) throw Error(in_file(folder.string()), "the ExeFS folder holds no main.npdm");
-  exefs.npdm_bytes = read_file(npdm_path, input::executable);
-  exefs.npdm = read_npdm(exefs.npdm_bytes, npdm_path.string());
+  const ExeFsFiles files(folder);
+  if (!files.has("main.npdm")) throw Error(in_file(folder.string()), files.container() ? "the PFS0 holds no main.npdm" : "the ExeFS folder holds no main.npdm");
+  exefs.npdm_bytes = files.read("main.npdm");
+  exefs.npdm = read_npdm(exefs.npdm_bytes, files.display("main.npdm"));
 
   // Load: each module at the next aligned base after the previous one's end (.bss included).
   uint64_t next_base = default_load_base;
   for (const std::string& file : exefs_load_order()) {
-    const std::filesystem::path path = folder / file;
-    if (!std::filesystem::is_regular_file(path, ec)) continue;
-    const std::vector<uint8_t> bytes = read_file(path, input::executable);
-    if (detect_format(bytes) != Format::nso) throw Error(at_offset(path.string(), 0), "an ExeFS module must be an NSO (no \"NSO0\" magic)");
-    ExeFsModule m{file, load_nso(bytes, path.string()), next_base};
+    if (!files.has(file)) continue;
+    const std::vector<uint8_t> bytes = files.read(file);
+    const std::string path = files.display(file);
+    if (detect_format(bytes) != Format::nso) throw Error(at_offset(path, 0), "an ExeFS module must be an NSO (no \"NSO0\" magic)");
+    ExeFsModule m{file, load_nso(bytes, path), next_base};
     m.module.name = file;
     m.module.load_base = m.base;
     next_base = align_up(m.end(), exefs_module_alignment);
@@ -190,7 +248,7 @@ ExeFs load_exefs(const std::filesystem::path& folder) {
 
   // Relocate each module in place.
   for (ExeFsModule& m : exefs.modules) {
-    const std::string where = fmt::format("{} (loaded image)", (folder / m.file).string());
+    const std::string where = fmt::format("{} (loaded image)", files.display(m.file));
     std::vector<uint8_t>& image = m.module.image;
     for (const Relocation& r : m.module.relocations) {
       const bool known = r.type == r_aarch64_relative || r.type == r_aarch64_abs64 || r.type == r_aarch64_glob_dat || r.type == r_aarch64_jump_slot;
@@ -227,14 +285,14 @@ ExeFs load_exefs(const std::filesystem::path& folder) {
   }
   for (const SkippedRelocation& s : exefs.skipped)
     log::warning("{}: relocation type {} at module offset {:#x} is not applied (kiln applies RELATIVE, GLOB_DAT, JUMP_SLOT and ABS64)",
-                 (folder / s.module).string(), s.type, s.offset);
+                 files.display(s.module), s.type, s.offset);
 
   // Initialisers in reverse load order (the sdk first, main last), as a dependency comes before its users;
   // rtld's are not run (rtld is not entered).
   for (auto it = exefs.modules.rbegin(); it != exefs.modules.rend(); ++it) {
     const ExeFsModule& m = *it;
     if (m.file == "rtld") continue;
-    const ByteReader image(m.module.image, fmt::format("{} (loaded image)", (folder / m.file).string()));
+    const ByteReader image(m.module.image, fmt::format("{} (loaded image)", files.display(m.file)));
     auto add = [&](uint64_t address, uint64_t found_at) {
       const ExeFsModule* owner = nullptr;
       for (const ExeFsModule& o : exefs.modules)
@@ -254,6 +312,15 @@ ExeFs load_exefs(const std::filesystem::path& folder) {
   return exefs;
 }
 
+std::string title_access_source(const Npdm& npdm) {
+  return fmt::format("// Written by kiln recompile from main.npdm (runtime/platform/switch/title_access.h).\n"
+                     "#include \"runtime/platform/switch/title_access.h\"\n\n"
+                     "const kiln::hos::TitleAccess kiln::hos::kiln_switch_title_access = {{\n"
+                     "    {:#018x}ull, // FS permissions: ACI0 {:#x} & ACID {:#x}\n"
+                     "    {:#x}u,      // system resource size\n}};\n",
+                     npdm.fs_permissions(), npdm.fs_access_flags, npdm.acid_fs_access_flags, npdm.system_resource_size);
+}
+
 std::string describe_exefs(const ExeFs& exefs, const std::string& indent) {
   const Npdm& n = exefs.npdm;
   std::string out = fmt::format("{}ExeFS: title {:016x} \"{}\", main thread priority {}, stack {:#x}, {} service access entries ({})\n", indent,
@@ -263,6 +330,8 @@ std::string describe_exefs(const ExeFs& exefs, const std::string& indent) {
                                   for (const ServiceAccess& s : n.services) names += (names.empty() ? "" : " ") + s.name + (s.server ? " (server)" : "");
                                   return names;
                                 }());
+  out += fmt::format("{}  FS permissions {:#x} (ACI0 {:#x} & ACID {:#x}); system resource size {:#x}\n", indent, n.fs_permissions(),
+                     n.fs_access_flags, n.acid_fs_access_flags, n.system_resource_size);
   for (const ExeFsModule& m : exefs.modules) {
     size_t exported_symbols = 0;
     for (const DynamicSymbol& s : m.module.dynamic_symbols) exported_symbols += exported(s);

@@ -70,18 +70,27 @@ struct ExeFs {
 
 /// The file names in load order.
 std::vector<std::string> exefs_load_order();
-/// A folder holding a `main` with the NSO magic.
+/// A folder, or a PFS0 file (pfs0.h: an NSP or a decrypted ExeFS section), holding a `main` with the NSO magic.
 bool is_exefs(const std::filesystem::path& path);
-/// Throws a kiln::Error naming `folder` unless it is a folder holding a `main` module.
+/// A folder or a PFS0 file: what the commands take as a title's ExeFS.
+bool is_exefs_input(const std::filesystem::path& path);
+/// The file whose hash identifies the title (kiln.toml's input): a folder's `main`, or the PFS0 file itself.
+std::filesystem::path exefs_title_input(const std::filesystem::path& path);
+/// Throws a kiln::Error naming `folder` unless it is a folder or PFS0 holding a `main` module.
 void require_exefs(const std::filesystem::path& folder);
-/// Loads, links and relocates the folder's modules and reads its main.npdm. A folder without `main`, a module
-/// that is not an NSO, or a relocation outside its module is a kiln::Error naming the file (and offset).
+/// Loads, links and relocates the folder's (or PFS0's) modules and reads its main.npdm. A folder without
+/// `main`, a module that is not an NSO, or a relocation outside its module is a kiln::Error naming the file (a
+/// PFS0's entries as CONTAINER:NAME) and offset.
 ExeFs load_exefs(const std::filesystem::path& folder);
 
 const char* relocation_name(uint32_t type);
 
 /// The lines `kiln recompile` and `kiln inspect` print: the title, each module and its base, relocations applied,
 /// imports resolved and unresolved, initialisers; each line starts with `indent`.
+/// The generated project's switch_title_access.cpp (runtime/platform/switch/title_access.h): the FS permissions
+/// and the system resource size main.npdm grants.
+std::string title_access_source(const Npdm& npdm);
+
 std::string describe_exefs(const ExeFs& exefs, const std::string& indent);
 
 } // namespace kiln::nx

@@ -69,6 +69,8 @@ Npdm read_npdm(std::span<const uint8_t> bytes, const std::string& name) {
   if (acid.peek_at<uint32_t>(0x200) != acid_magic) acid.fail_at(0x200, "no \"ACID\" magic 0x200 bytes into the block the META header's ACID offset gives");
   npdm.acid_program_id_min = acid.peek_at<uint64_t>(0x210);
   npdm.acid_program_id_max = acid.peek_at<uint64_t>(0x218);
+  const ByteReader acid_fs = block(acid, 0x220, fs_access_control_size, "ACID's FS access control");
+  npdm.acid_fs_access_flags = acid_fs.peek_at<uint64_t>(0x04);
   if (npdm.program_id < npdm.acid_program_id_min || npdm.program_id > npdm.acid_program_id_max)
     aci0.fail_at(0x10, fmt::format("program id {:016x} is outside ACID's range {:016x}..{:016x}", npdm.program_id, npdm.acid_program_id_min,
                                    npdm.acid_program_id_max));

@@ -27,14 +27,19 @@ struct Npdm {
   uint32_t main_thread_stack_size = 0;   ///< META 0x1c
   uint64_t program_id = 0;               ///< ACI0 0x10: the title id
   uint64_t fs_access_flags = 0;          ///< ACI0's FS access header, 0x04
+  uint64_t acid_fs_access_flags = 0;     ///< ACID's FS access control, 0x04: the signed upper bound
   std::vector<ServiceAccess> services;   ///< ACI0's service access control, in file order
   uint64_t acid_program_id_min = 0, acid_program_id_max = 0; ///< ACID 0x210, 0x218
+  /// What fs grants the title: ACI0's bits within ACID's (switchbrew "Filesystem services", RegisterProgram).
+  uint64_t fs_permissions() const { return fs_access_flags & acid_fs_access_flags; }
 };
 
 /// Field offsets (switchbrew "NPDM"), shared with the test generator.
 namespace npdm_layout {
 constexpr uint32_t meta_magic = 0x4154454d, aci0_magic = 0x30494341, acid_magic = 0x44494341; // "META" "ACI0" "ACID"
 constexpr uint64_t meta_size = 0x80, aci0_header_size = 0x40, acid_header_size = 0x240, fs_access_header_size = 0x1c;
+/// ACID's FsAccessControl: version, owner id counts, the permission bits at 4, then the owner id ranges.
+constexpr uint64_t fs_access_control_size = 0x2c;
 } // namespace npdm_layout
 
 Npdm read_npdm(std::span<const uint8_t> bytes, const std::string& name);

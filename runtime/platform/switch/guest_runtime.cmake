@@ -24,3 +24,8 @@ endif()
 include(${kiln_gpu_runtime})
 target_link_libraries(kiln_guest_runtime PUBLIC ${KILN_GUEST_GPU_LIBRARIES} fmt::fmt pthread dl PRIVATE tomlplusplus::tomlplusplus)
 target_link_options(kiln_guest_runtime PUBLIC ${KILN_GUEST_GPU_LINK_OPTIONS})
+# An ExeFS title's main.npdm grants (title_access.h), written by kiln recompile beside the generated sources: it
+# goes into the program itself (the runtime only refers to it weakly), so it is added once `program` exists.
+if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/switch_title_access.cpp)
+  cmake_language(DEFER CALL target_sources program PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/switch_title_access.cpp)
+endif()

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 
@@ -54,7 +55,10 @@ void HostSession::connect(SystemSettings& settings) {
     present(frame);
   });
   if (!options_.window) return; // headless: no input, and the audio stays in the WAV file
-  set_pad_source([this] { return pad(); });
+  for (const NpadConfig& npad : settings.npads)
+    if (std::find(pad_devices_.begin(), pad_devices_.end(), npad.device) == pad_devices_.end()) pad_devices_.push_back(npad.device);
+  pads_.resize(pad_devices_.size());
+  set_pad_source([this](const host::PadDevice& device) { return pad(device); });
   settings.audio.host_queue = [this](const int16_t* samples, size_t frames, uint32_t rate, uint32_t channels) {
     queue_audio(samples, frames, rate, channels);
   };
@@ -110,11 +114,13 @@ void HostSession::serve() {
       host_->queue_audio(chunk.samples.data(), chunk.samples.size() / chunk.channels, chunk.rate, chunk.channels);
     std::optional<bool> shown;
     if (frame) shown = host_->present({frame->pixels.data(), frame->width, frame->height, frame->width * 4});
-    const host::PadState pad = host_->pad();
+    std::vector<host::PadState> pads;
+    for (const host::PadDevice& device : pad_devices_) pads.push_back(host_->pad(device));
+    if (pad_devices_.empty()) host_->pad(); // reading the pad handles the host's events (quit, hot-plug) either way
     const bool stop_requested = host_->stop_requested();
     if (shown && options_.window) host_vblank(); // the frame clock's vertical blank paces vi's vsync event
     lock.lock();
-    pad_ = pad;
+    if (!pads.empty()) pads_ = std::move(pads);
     if (shown) {
       presented_ = *shown;
       changed_.notify_all();
@@ -176,9 +182,11 @@ bool HostSession::present(const RgbaImage& frame) {
   return go_on;
 }
 
-host::PadState HostSession::pad() {
+host::PadState HostSession::pad(const host::PadDevice& device) {
   std::lock_guard guard(lock_);
-  return pad_;
+  for (size_t i = 0; i < pad_devices_.size(); ++i)
+    if (pad_devices_[i] == device && i < pads_.size()) return pads_[i];
+  return {};
 }
 
 void HostSession::queue_audio(const int16_t* samples, size_t frames, uint32_t rate, uint32_t channels) {

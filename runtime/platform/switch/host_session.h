@@ -52,8 +52,9 @@ public:
 
   /// A guest frame, from a guest thread: false when the title should stop.
   bool present(const RgbaImage& frame);
-  /// The host's pad as last sampled by the session's thread (every few milliseconds and at each frame).
-  host::PadState pad();
+  /// A host device's pad as last sampled by the session's thread (every few milliseconds and at each frame):
+  /// the devices hid's npads read (connect() learns them from the settings).
+  host::PadState pad(const host::PadDevice& device);
   /// Interleaved signed 16-bit samples from a guest thread, handed to the host's audio queue.
   void queue_audio(const int16_t* samples, size_t frames, uint32_t rate, uint32_t channels);
 
@@ -77,7 +78,8 @@ private:
   std::vector<AudioChunk> audio_;
   bool audio_started_ = false;                      ///< the first samples have gone to the host
   std::chrono::steady_clock::time_point audio_start_; ///< when the first samples may go
-  host::PadState pad_;
+  std::vector<host::PadDevice> pad_devices_;
+  std::vector<host::PadState> pads_; ///< one per pad_devices_ entry
   bool guest_done_ = false, ending_ = false, finished_ = false, stopping_title_ = false;
   int guest_result_ = 0;
 };

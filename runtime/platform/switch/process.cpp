@@ -21,6 +21,7 @@
 #include "runtime/platform/switch/services/registry.h"
 #include "runtime/platform/switch/services/title_config.h"
 #include "runtime/platform/switch/services/vi.h"
+#include "runtime/platform/switch/title_access.h"
 
 namespace kiln::hos {
 
@@ -152,6 +153,7 @@ bool take_runtime_option(int& argc, char** argv, const char* name, const char* v
 ProcessConfig process_config(const rt::ProgramInfo& program) {
   ProcessConfig config;
   if (program.switch_title) config.program_id = program.switch_title->program_id;
+  if (const TitleAccess* access = title_access()) config.system_resource_size = access->system_resource_size;
   return config;
 }
 
@@ -191,8 +193,9 @@ int run(const rt::ProgramInfo& program, int argc, char** argv, char**) {
   HostSession session(host_options, "kiln: " + program_name.substr(program_name.find_last_of('/') + 1),
                       [] { kernel.stop(exit_status::exited); });
   session.connect(settings);
-  if (pad_script) set_pad_source([pad_script] { return pad_script->state(presented_frames()); });
+  if (pad_script) set_pad_source([pad_script](const host::PadDevice&) { return pad_script->state(presented_frames()); });
   kernel.set_stop_hook([&session](int) { session.end(); });
+  if (const TitleAccess* access = title_access()) settings.file_systems.permissions = access->fs_permissions;
   register_default_services(*registry, settings);
   install_service_manager(kernel, registry, allowed_services(program));
   load_segments(kernel, program);

@@ -3,16 +3,19 @@
 // 0x310-byte directory entry) and results (module 2: PathNotFound 1, PathAlreadyExists 2, TargetLocked 7,
 // DirectoryNotEmpty 8, TargetNotFound 1002, OutOfRange 3005, InvalidPathFormat 6005, DirectoryUnobtainable 6006),
 // and "RomFS" for the image layout, which the walker below reads on its own.
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
+#include "recompiler/loaders/switch/npdm.h"
 #include "runtime/base/error.h"
 #include "runtime/platform/switch/services/default_services.h"
 #include "runtime/platform/switch/services/title_config.h"
 #include "tests/switch/ipc/ipc_harness.h"
+#include "tests/switch/npdm_writer.h"
 
 namespace {
 
@@ -44,7 +47,7 @@ struct Fixture : test::IpcFixture {
   stdfs::path root;
   uint32_t fsp = 0;
 
-  explicit Fixture(const std::string& romfs = "") {
+  explicit Fixture(const std::string& romfs = "", std::optional<uint64_t> permissions = std::nullopt) {
     root = stdfs::temp_directory_path() / ("kiln_fs_test_" + std::to_string(::getpid()));
     stdfs::remove_all(root);
     stdfs::create_directories(root);
@@ -52,6 +55,7 @@ struct Fixture : test::IpcFixture {
     config.save_root = (root / "save").string();
     config.sd_card = (root / "sdmc").string();
     config.romfs = romfs;
+    config.permissions = permissions;
     hos::register_file_system(*registry, config);
     fsp = open_service(0x7672732d707366); // "fsp-srv"
     REQUIRE(fsp != 0);
@@ -339,6 +343,65 @@ TEST_CASE("fsp-srv RomFS from an image file is served as stored, and without one
   stdfs::remove(image);
   Fixture without;
   CHECK(without.request(without.fsp, 200, {}) == target_not_found);
+}
+
+// switchbrew "NPDM": the FS access flags of ACI0 (at its FS access header + 4) within ACID's (its FS access
+// control + 4) are what fs grants; bits SdCard 21, CreateSaveData 13, FullPermission 63. PermissionDenied is
+// module 2, description 6400.
+TEST_CASE("fsp-srv enforces main.npdm's FS access control") {
+  constexpr uint32_t permission_denied = 2 | 6400 << 9;
+  const test::ChildResult child = test::run_in_child([] {
+    nx::testing::NpdmFields fields;
+    fields.fs_access_flags = uint64_t{1} << 13 | uint64_t{1} << 21; // CreateSaveData and SdCard asked for,
+    fields.acid_fs_access_flags = uint64_t{1} << 13;                 // ACID allows only CreateSaveData
+    const nx::Npdm npdm = nx::read_npdm(nx::testing::write_npdm(fields), "main.npdm");
+    std::fprintf(stderr, "permissions %#llx\n", static_cast<unsigned long long>(npdm.fs_permissions()));
+    Fixture f("", npdm.fs_permissions());
+    std::fprintf(stderr, "sd card %#x\n", f.request(f.fsp, 18, {}));
+    std::vector<uint32_t> create_input = f.save_attribute(1, 0);
+    create_input.resize(create_input.size() + 0x50 / 4, 0);
+    std::fprintf(stderr, "create own save %#x\n", f.request(f.fsp, 22, create_input));
+    std::vector<uint32_t> open_input = {0, 0};
+    const std::vector<uint32_t> own = f.save_attribute(1, 0);
+    open_input.insert(open_input.end(), own.begin(), own.end());
+    std::fprintf(stderr, "open own save %#x\n", f.request(f.fsp, 51, open_input));
+    open_input[2] = 0x12345678, open_input[3] = 0x01000000; // application id 0100000012345678: another title's
+    std::fprintf(stderr, "open other save %#x\n", f.request(f.fsp, 51, open_input));
+    std::fflush(stderr);
+    _exit(0);
+  });
+  CHECK_THAT(child.output, Catch::Contains("permissions 0x2000\n"));
+  CHECK_THAT(child.output, Catch::Contains(fmt::format("sd card {:#x}\n", permission_denied)));
+  CHECK_THAT(child.output, Catch::Contains("fsp-srv: OpenSdCardFileSystem at guest address 0x"));
+  CHECK_THAT(child.output, Catch::Contains("refused: main.npdm's FS access control (0x2000) lacks SdCard (bit 21); replying PermissionDenied (0x320002)"));
+  CHECK_THAT(child.output, Catch::Contains("create own save 0\n"));
+  CHECK_THAT(child.output, Catch::Contains("open own save 0\n"));
+  CHECK_THAT(child.output, Catch::Contains(fmt::format("open other save {:#x}\n", permission_denied)));
+  CHECK_THAT(child.output, Catch::Contains("OpenSaveDataFileSystem of title 0100000012345678's save at guest address"));
+  CHECK_THAT(child.output, Catch::Contains("lacks FullPermission (bit 63)"));
+
+  // FullPermission alone opens everything; no npdm (a homebrew NRO) too; no bits at all refuses the SD card and
+  // creating the save, but the title's own save data and RomFS need none.
+  for (const std::optional<uint64_t> permissions : {std::optional<uint64_t>(uint64_t{1} << 63), std::optional<uint64_t>()}) {
+    Fixture f("", permissions);
+    CHECK(f.request(f.fsp, 18, {}) == 0);
+  }
+  Fixture none("", 0);
+  CHECK(none.request(none.fsp, 18, {}) == permission_denied);
+  std::vector<uint32_t> create_input = none.save_attribute(1, 0);
+  create_input.resize(create_input.size() + 0x50 / 4, 0);
+  CHECK(none.request(none.fsp, 22, create_input) == permission_denied);
+  std::vector<uint32_t> open_input = {0, 0};
+  const std::vector<uint32_t> own = none.save_attribute(1, 0);
+  open_input.insert(open_input.end(), own.begin(), own.end());
+  CHECK(none.request(none.fsp, 51, open_input) == target_not_found); // allowed, just never created
+  const stdfs::path romfs = stdfs::temp_directory_path() / ("kiln_fs_access_romfs_" + std::to_string(::getpid()));
+  write_host(romfs / "a.txt", "a");
+  {
+    Fixture with_romfs(romfs.string(), 0);
+    CHECK(with_romfs.request(with_romfs.fsp, 200, {}) == 0);
+  }
+  stdfs::remove_all(romfs);
 }
 
 TEST_CASE("kiln.toml tables switch.fs and switch.audio name host paths relative to the file") {

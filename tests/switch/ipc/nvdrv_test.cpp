@@ -102,6 +102,33 @@ struct Fixture : test::IpcFixture {
     const uint32_t size = (code >> 16) & 0x3fff;
     return ioctl(fd, code, size, size);
   }
+  /// A request with A buffers `a` and B buffers `b` (switchbrew's descriptor order: every A, then every B).
+  uint32_t request_buffers(uint32_t command, std::vector<uint32_t> args, std::vector<std::pair<uint64_t, uint32_t>> a,
+                           std::vector<std::pair<uint64_t, uint32_t>> b) {
+    std::vector<uint32_t> words = {0x4u | static_cast<uint32_t>(a.size()) << 20 | static_cast<uint32_t>(b.size()) << 24, 0};
+    for (const auto& list : {a, b})
+      for (const auto& [address, size] : list)
+        for (uint32_t w : buffer_descriptor(address, size)) words.push_back(w);
+    while (words.size() % 4) words.push_back(0);
+    const size_t raw = words.size();
+    for (uint32_t w : {sfci, 0u, command, 0u}) words.push_back(w);
+    words.insert(words.end(), args.begin(), args.end());
+    words[1] = static_cast<uint32_t>(words.size() - raw + 4);
+    message(words);
+    REQUIRE(send(nvdrv) == 0);
+    REQUIRE(peek<uint32_t>(tls + 0x18) == 0);
+    return peek<uint32_t>(tls + 0x20);
+  }
+  /// Ioctl2 (command 11): fd, request; A buffers: the argument, the inline input; B buffer: the argument out.
+  uint32_t ioctl2(uint32_t fd, uint32_t code, uint64_t inline_at, uint32_t inline_size) {
+    const uint32_t size = (code >> 16) & 0x3fff;
+    return request_buffers(11, {fd, code}, {{in_at, size}, {inline_at, inline_size}}, {{out_at, size}});
+  }
+  /// Ioctl3 (command 12): fd, request; A buffer: the argument; B buffers: the argument out, the inline output.
+  uint32_t ioctl3(uint32_t fd, uint32_t code, uint64_t inline_at, uint32_t inline_size) {
+    const uint32_t size = (code >> 16) & 0x3fff;
+    return request_buffers(12, {fd, code}, {{in_at, size}}, {{out_at, size}, {inline_at, inline_size}});
+  }
   void in_words(std::vector<uint32_t> words) {
     std::memset(rt::host_pointer(in_at), 0, 0x1000);
     for (size_t i = 0; i < words.size(); ++i) poke<uint32_t>(in_at + 4 * i, words[i]);
@@ -152,6 +179,41 @@ TEST_CASE("nvhost-ctrl-gpu reports the Tegra X1 and its zcull layout") {
   CHECK(f.out_word(4) == 0x3);
   // An output buffer smaller than the ioctl's size: InvalidSize.
   CHECK(f.ioctl(gpu, 0xc0b04705, 0xb0, 0x10) == 0xa);
+
+  // Ioctl3: the same requests with an inline output buffer, which receives the characteristics (0xa0 bytes)
+  // and the TPC mask (8 bytes) as well as the argument does.
+  constexpr uint64_t inline_at = out_at + 0x800;
+  std::memset(rt::host_pointer(inline_at), 0xee, 0x100);
+  f.in_words({0xa0, 0, 0, 0});
+  CHECK(f.ioctl3(gpu, 0xc0b04705, inline_at, 0xa0) == 0);
+  CHECK(f.out_word(0) == 0xa0);
+  CHECK(peek<uint32_t>(inline_at) == 0x120);
+  CHECK(peek<uint32_t>(inline_at + 0x5c) == 0xb197);
+  CHECK(std::string(reinterpret_cast<const char*>(rt::host_pointer(inline_at + 0x90))) == "gm20b");
+  CHECK(peek<uint32_t>(inline_at + 0xa0) == 0xeeeeeeee); // nothing past the characteristics
+  CHECK(std::memcmp(rt::host_pointer(inline_at), rt::host_pointer(out_at + 0x10), 0xa0) == 0);
+  std::memset(rt::host_pointer(inline_at), 0, 0x100);
+  f.in_words({4, 0, 0, 0, 0, 0});
+  CHECK(f.ioctl3(gpu, 0xc0184706, inline_at, 8) == 0);
+  CHECK(peek<uint64_t>(inline_at) == 0x3);
+  CHECK(f.ioctl3(gpu, 0xc0b04705, inline_at, 0x10) == 0xa); // an inline output too small: InvalidSize
+}
+
+TEST_CASE("nvhost-as-gpu GET_VA_REGIONS through Ioctl3 writes the regions to the inline output") {
+  Fixture f;
+  REQUIRE(f.initialize() == 0);
+  const uint32_t as = f.open("/dev/nvhost-as-gpu").first;
+  // GET_VA_REGIONS 0xC0404108 {u64 not used, u32 buf_size, pad, two VaRegions {u64 offset, u32 page_size, pad,
+  // u64 pages}}: the small-page region, then the big-page (0x20000) one.
+  constexpr uint64_t inline_at = out_at + 0x800;
+  f.in_words({0, 0, 0x30, 0});
+  CHECK(f.ioctl3(as, 0xc0404108, inline_at, 0x30) == 0);
+  CHECK(f.out_word(2) == 0x30);
+  CHECK(peek<uint32_t>(inline_at + 8) == 0x1000);
+  CHECK(peek<uint32_t>(inline_at + 0x18 + 8) == 0x20000);
+  CHECK(peek<uint64_t>(inline_at) == peek<uint64_t>(out_at + 0x10));
+  CHECK(peek<uint64_t>(inline_at + 0x18) == peek<uint64_t>(out_at + 0x28));
+  CHECK(peek<uint64_t>(inline_at + 0x10) * 0x1000 == peek<uint64_t>(inline_at + 0x18) - peek<uint64_t>(inline_at)); // contiguous
 }
 
 TEST_CASE("nvdrv drives a channel: nvmap memory from the heap, a submission with a fence, a semaphore written") {
@@ -230,6 +292,25 @@ TEST_CASE("nvdrv drives a channel: nvmap memory from the heap, a submission with
   // A threshold never reached: Timeout (a zero timeout answers at once).
   f.in_words({syncpoint, threshold + 5, 0, 0});
   CHECK(f.ioctl(ctrl, 0xc0100019) == 5);
+
+  // KICKOFF_PB 0xC018481B through Ioctl2: SUBMIT_GPFIFO's 0x18-byte header as the argument, the GP entries in
+  // the inline input buffer. A second pushbuffer at buffer + 0x200 releases another payload at buffer + 0x810.
+  const uint64_t second = gpu + 0x200, second_target = gpu + 0x810;
+  const uint32_t push2[] = {(1u << 29) | (4u << 16) | (0x10 >> 2), static_cast<uint32_t>(second_target >> 32),
+                            static_cast<uint32_t>(second_target), 0x5eed0002, 0x01000002};
+  for (size_t i = 0; i < 5; ++i) poke<uint32_t>(buffer + 0x200 + 4 * i, push2[i]);
+  constexpr uint64_t entries_at = in_at + 0x800;
+  f.in_words({0, 0, 1, 2, 0, 0});
+  poke<uint32_t>(entries_at, static_cast<uint32_t>(second));
+  poke<uint32_t>(entries_at + 4, static_cast<uint32_t>(second >> 32) | (5u << 10));
+  REQUIRE(f.ioctl2(channel, 0xc018481b, entries_at, 8) == 0);
+  CHECK(peek<uint32_t>(buffer + 0x810) == 0x5eed0002);
+  CHECK(f.out_word(4) == syncpoint);
+  CHECK(f.out_word(5) > threshold); // a later fence
+  // The same header claiming two entries with one in the inline input: InvalidSize, nothing submitted.
+  f.in_words({0, 0, 2, 2, 0, 0});
+  poke<uint32_t>(entries_at, static_cast<uint32_t>(second));
+  CHECK(f.ioctl2(channel, 0xc018481b, entries_at, 8) == 0xa);
 }
 
 TEST_CASE("nvhost-ctrl event slots: QueryEvent's event is signalled when an async wait's threshold is reached") {

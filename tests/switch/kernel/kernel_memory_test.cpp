@@ -225,3 +225,96 @@ TEST_CASE("Transfer memory locks heap pages until its handle is closed") {
 }
 
 } // namespace
+
+// switchbrew "SVC", MapPhysicalMemory (0x2c) / UnmapPhysicalMemory (0x2d): X0 address, X1 size; both 0x1000
+// aligned (else InvalidAddress 0xcc01 / InvalidSize 0xca01), no wrap-around (InvalidMemoryRegion 0xdc01), the
+// process must have a system resource (InvalidState 0xfa01) and the range must lie in the alias region GetInfo
+// 2/3 gives (InvalidMemoryRegion 0xdc01); more than the process may use is LimitReached (0x10801).
+TEST_CASE("MapPhysicalMemory maps alias-region pages that QueryMemory and UnmapPhysicalMemory see") {
+  constexpr uint32_t svc_map_physical_memory = 0x2c, svc_unmap_physical_memory = 0x2d;
+  hos::ProcessConfig config;
+  config.system_resource_size = 0x400000;
+  config.total_memory = 0x10000000; // 256 MiB, so the limit is reachable
+  Guest g(config);
+  auto call = [&](uint32_t svc, uint64_t address, uint64_t size) {
+    g.cpu().x[0] = address;
+    g.cpu().x[1] = size;
+    return Guest::svc(g.cpu(), svc);
+  };
+  CHECK(get_info(g, 16) == 0x400000);                  // SystemResourceSizeTotal
+  CHECK(get_info(g, 21) == 0x10000000 - 0x400000);     // TotalNonSystemMemorySize
+  const uint64_t used_before = get_info(g, 22);        // UsedNonSystemMemorySize
+  CHECK(get_info(g, 7) == used_before + 0x400000);     // UsedMemorySize counts the system resource
+  const uint64_t alias = get_info(g, 2), alias_size = get_info(g, 3);
+
+  CHECK(call(svc_map_physical_memory, alias + 0x800, 0x1000) == 0xcc01);
+  CHECK(call(svc_map_physical_memory, alias, 0x800) == 0xca01);
+  CHECK(call(svc_map_physical_memory, alias, 0) == 0xca01);
+  CHECK(call(svc_map_physical_memory, 0xfffffffffffff000, 0x2000) == 0xdc01);   // wraps around
+  CHECK(call(svc_map_physical_memory, alias - 0x1000, 0x2000) == 0xdc01);        // starts below the alias region
+  CHECK(call(svc_map_physical_memory, alias + alias_size - 0x1000, 0x2000) == 0xdc01); // ends past it
+  CHECK(call(svc_map_physical_memory, get_info(g, 4), 0x1000) == 0xdc01);        // the heap region is not alias
+  CHECK(call(svc_map_physical_memory, alias, 0x10000000) == 0x10801);            // more than the process may use
+
+  CHECK(call(svc_map_physical_memory, alias + 0x10000, 0x4000) == 0);
+  Info info = query(g, alias + 0x12000);
+  CHECK(info.address == alias + 0x10000);
+  CHECK(info.size == 0x4000);
+  CHECK(info.state == 5); // Normal
+  CHECK(info.permission == 3);
+  CHECK(info.attribute == 0);
+  CHECK(query(g, alias).state == 0);
+  CHECK(get_info(g, 22) == used_before + 0x4000);
+  poke<uint64_t>(alias + 0x13ff8, 0x5555aaaa5555aaaa);
+  // Mapping over pages already mapped keeps them (and their bytes) and maps only the free ones.
+  CHECK(call(svc_map_physical_memory, alias + 0xe000, 0x8000) == 0);
+  info = query(g, alias + 0xe000);
+  CHECK(info.address == alias + 0xe000);
+  CHECK(info.size == 0x8000);
+  CHECK(peek<uint64_t>(alias + 0x13ff8) == 0x5555aaaa5555aaaa);
+  CHECK(peek<uint64_t>(alias + 0xe000) == 0);
+  CHECK(get_info(g, 22) == used_before + 0x8000);
+  CHECK(call(svc_map_physical_memory, alias + 0xe000, 0x8000) == 0); // all mapped: nothing to do
+
+  // Unmapping takes the mapped pages of the range (free ones inside it are skipped) ...
+  CHECK(call(svc_unmap_physical_memory, alias + 0xc000, 0x4000) == 0);
+  CHECK(query(g, alias + 0xe000).state == 0);
+  info = query(g, alias + 0x10000);
+  CHECK(info.address == alias + 0x10000);
+  CHECK(info.size == 0x6000);
+  CHECK(!rt::guest_range_mapped(alias + 0xe000, 0x2000));
+  CHECK(get_info(g, 22) == used_before + 0x6000);
+  // ... and refuses pages it did not map: a heap range is outside the alias region, and transfer memory made
+  // from physical pages is locked.
+  const uint64_t heap = g.heap(0x200000);
+  CHECK(call(svc_unmap_physical_memory, heap, 0x1000) == 0xdc01);
+  g.cpu().x[1] = alias + 0x10000;
+  g.cpu().x[2] = 0x1000;
+  g.cpu().x[3] = 0; // no permission while transferred
+  REQUIRE(Guest::svc(g.cpu(), svc_create_transfer_memory) == 0);
+  const uint32_t transfer = static_cast<uint32_t>(g.cpu().x[1]);
+  CHECK(call(svc_unmap_physical_memory, alias + 0x10000, 0x6000) == 0xd401); // InvalidCurrentMemory
+  CHECK(query(g, alias + 0x11000).state == 5);                               // nothing was unmapped
+  g.cpu().x[0] = transfer;
+  REQUIRE(Guest::svc(g.cpu(), svc_close_handle) == 0);
+  CHECK(call(svc_unmap_physical_memory, alias + 0x10000, 0x6000) == 0);
+  info = query(g, alias + 0x10000);
+  CHECK(info.state == 0);
+  CHECK(info.address + info.size >= alias + 0x16000);
+  CHECK(get_info(g, 22) == used_before + 0x200000); // the heap remains
+}
+
+TEST_CASE("MapPhysicalMemory needs a system resource, as a homebrew process lacks one") {
+  Guest g; // kiln's default process: no main.npdm, system resource size 0
+  CHECK(get_info(g, 16) == 0);
+  const uint64_t alias = get_info(g, 2);
+  g.cpu().x[0] = alias;
+  g.cpu().x[1] = 0x1000;
+  CHECK(Guest::svc(g.cpu(), 0x2c) == 0xfa01); // InvalidState
+  g.cpu().x[0] = alias;
+  g.cpu().x[1] = 0x1000;
+  CHECK(Guest::svc(g.cpu(), 0x2d) == 0xfa01);
+  g.cpu().x[0] = alias + 1; // the alignment checks come first
+  g.cpu().x[1] = 0x1000;
+  CHECK(Guest::svc(g.cpu(), 0x2c) == 0xcc01);
+}

@@ -205,6 +205,61 @@ MemoryInfo AddressSpace::query(uint64_t address) {
   return {it->first, it->second.size, static_cast<uint32_t>(it->second.state), it->second.attribute, it->second.permission, 0, 0, 0};
 }
 
+// The argument checks of switchbrew's MapPhysicalMemory/UnmapPhysicalMemory, in the kernel's order.
+Result AddressSpace::check_alias_range(uint64_t address, uint64_t size) {
+  if (address % layout::page_size) return kr::invalid_address;
+  if (size == 0 || size % layout::page_size) return kr::invalid_size;
+  if (address + size <= address) return kr::invalid_memory_region;
+  if (address < layout::alias_region_start || address + size > layout::alias_region_start + layout::alias_region_size)
+    return kr::invalid_memory_region;
+  return success;
+}
+
+Result AddressSpace::map_physical(uint64_t address, uint64_t size, uint64_t limit) {
+  std::lock_guard lock(mutex_);
+  if (const Result r = check_alias_range(address, size); r != success) return r;
+  // Pages already mapped count as done and keep their contents (the kernel's rule: only free pages are mapped).
+  uint64_t unmapped = 0;
+  for (auto it = std::prev(blocks_.upper_bound(address)); it != blocks_.end() && it->first < address + size; ++it)
+    if (it->second.state == MemoryState::free)
+      unmapped += std::min(it->first + it->second.size, address + size) - std::max(it->first, address);
+  if (unmapped == 0) return success;
+  if (used_size_locked() + unmapped > limit) return kr::limit_reached;
+  std::vector<std::pair<uint64_t, uint64_t>> free_ranges;
+  for (auto it = std::prev(blocks_.upper_bound(address)); it != blocks_.end() && it->first < address + size; ++it)
+    if (it->second.state == MemoryState::free) {
+      const uint64_t from = std::max(it->first, address), to = std::min(it->first + it->second.size, address + size);
+      free_ranges.emplace_back(from, to - from);
+    }
+  for (const auto& [from, length] : free_ranges) {
+    rt::map_guest(from, length);
+    std::memset(rt::host_pointer(from), 0, length);
+    rt::protect_guest(from, length, host_protection(permission::read_write));
+    assign(from, length, MemoryState::normal, permission::read_write, 0);
+  }
+  return success;
+}
+
+Result AddressSpace::unmap_physical(uint64_t address, uint64_t size) {
+  std::lock_guard lock(mutex_);
+  if (const Result r = check_alias_range(address, size); r != success) return r;
+  std::vector<std::pair<uint64_t, uint64_t>> mapped;
+  for (auto it = std::prev(blocks_.upper_bound(address)); it != blocks_.end() && it->first < address + size; ++it) {
+    const uint64_t from = std::max(it->first, address), to = std::min(it->first + it->second.size, address + size);
+    if (it->second.state == MemoryState::free) continue;
+    // Only MapPhysicalMemory puts Normal pages into the alias region (MapSharedMemory refuses it); pages of any
+    // other state, or locked ones (transfer memory), are not its to unmap.
+    if (it->second.state != MemoryState::normal || it->second.attribute != 0)
+      return kr::invalid_current_memory;
+    mapped.emplace_back(from, to - from);
+  }
+  for (const auto& [from, length] : mapped) {
+    rt::unmap_guest(from, length);
+    assign(from, length, MemoryState::free, permission::none, 0);
+  }
+  return success;
+}
+
 Result AddressSpace::map_shared(uint64_t address, uint64_t size, int fd, uint32_t perm) {
   std::lock_guard lock(mutex_);
   if (address % layout::page_size) return kr::invalid_address;
@@ -273,6 +328,10 @@ void AddressSpace::release_all() {
 
 uint64_t AddressSpace::used_size() {
   std::lock_guard lock(mutex_);
+  return used_size_locked();
+}
+
+uint64_t AddressSpace::used_size_locked() const {
   uint64_t used = 0;
   for (const auto& [start, block] : blocks_)
     if (block.state != MemoryState::free && block.state != MemoryState::inaccessible) used += block.size;

@@ -72,6 +72,11 @@ public:
   Result map_memory(uint64_t destination, uint64_t source, uint64_t size);
   Result unmap_memory(uint64_t destination, uint64_t source, uint64_t size);
   MemoryInfo query(uint64_t address);
+  /// MapPhysicalMemory: the free pages of [address, address + size) inside the alias region become Normal
+  /// read/write memory (pages already mapped this way keep their contents); `limit` caps used_size() after it.
+  Result map_physical(uint64_t address, uint64_t size, uint64_t limit);
+  /// UnmapPhysicalMemory: the range's Normal pages return to free; any other state in it is refused.
+  Result unmap_physical(uint64_t address, uint64_t size);
   /// Maps `size` bytes of the memory file `fd` at `address` (shared memory: state shared).
   Result map_shared(uint64_t address, uint64_t size, int fd, uint32_t permission);
   Result unmap_shared(uint64_t address, uint64_t size);
@@ -100,6 +105,8 @@ private:
   void assign(uint64_t address, uint64_t size, MemoryState state, uint32_t permission, uint32_t attribute);
   void merge();
   static bool valid_range(uint64_t address, uint64_t size);
+  static Result check_alias_range(uint64_t address, uint64_t size);
+  uint64_t used_size_locked() const;
 
   std::mutex mutex_;
   Blocks blocks_;

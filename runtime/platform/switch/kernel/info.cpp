@@ -68,14 +68,17 @@ Result Kernel::get_info(uint32_t id, uint32_t handle, uint64_t sub_id, uint64_t*
   case aslr_region_size: *value = layout::address_space_end - layout::address_space_start; return success;
   case stack_region_address: *value = layout::stack_region_start; return success;
   case stack_region_size: *value = layout::stack_region_size; return success;
-  case total_memory_size:
-  case total_non_system_memory_size: *value = config_.total_memory; return success;
-  case used_memory_size:
+  // The system resource is part of the process's memory: counted as used from the start, outside the
+  // non-system figures, which are what SetHeapSize and MapPhysicalMemory draw from.
+  case total_memory_size: *value = config_.total_memory; return success;
+  case total_non_system_memory_size: *value = config_.total_memory - config_.system_resource_size; return success;
+  case used_memory_size: *value = memory_.used_size() + config_.system_resource_size; return success;
   case used_non_system_memory_size: *value = memory_.used_size(); return success;
   case debugger_attached: return success;
   case resource_limit: return success; // no resource-limit object: handle 0, as for a process created without one
-  case system_resource_size_total:
-  case system_resource_size_used: return success; // an application without a system resource
+  case system_resource_size_total: *value = config_.system_resource_size; return success;
+  // What of the system resource the kernel's page tables use: kiln keeps its memory map in host memory.
+  case system_resource_size_used: return success;
   case program_id: *value = config_.program_id; return success;
   case is_application: *value = 1; return success;
   default:

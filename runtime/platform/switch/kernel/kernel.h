@@ -33,7 +33,10 @@ constexpr int unimplemented_svc = 75; ///< an SVC kiln does not implement
 /// What the process is given at creation; kiln.toml can override these (docs/switch.md).
 struct ProcessConfig {
   uint64_t program_id = 0x0100000000010000;
-  uint64_t total_memory = 0xc0000000; ///< GetInfo 6/21: 3 GiB
+  uint64_t total_memory = 0xc0000000; ///< GetInfo 6: 3 GiB
+  /// main.npdm's system resource size (META 0x14): GetInfo 16, carved out of total_memory (GetInfo 21 is the
+  /// rest); MapPhysicalMemory needs one, as on Horizon. A homebrew NRO has none.
+  uint64_t system_resource_size = 0;
   uint64_t core_mask = 0x7;           ///< applications run on cores 0-2
   int32_t default_core = 0;
   int32_t highest_priority = 0x1c;    ///< numerically lowest priority the process may use

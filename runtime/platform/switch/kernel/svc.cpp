@@ -31,7 +31,7 @@ bool write_guest(Kernel& k, uint64_t address, const T& value) {
 void set_heap_size(Kernel& k, rt::Cpu& c, uint64_t) {
   uint64_t address = 0;
   const uint64_t size = c.x[1];
-  Result r = size > k.config().total_memory ? kr::limit_reached : k.memory().set_heap_size(size, &address);
+  Result r = size > k.config().total_memory - k.config().system_resource_size ? kr::limit_reached : k.memory().set_heap_size(size, &address);
   result(c, r);
   c.x[1] = address;
 }
@@ -189,6 +189,18 @@ void get_info(Kernel& k, rt::Cpu& c, uint64_t pc) {
   result(c, k.get_info(w(c, 1), w(c, 2), c.x[3], &value, pc));
   c.x[1] = value;
 }
+// MapPhysicalMemory/UnmapPhysicalMemory: the argument checks in the kernel's order (switchbrew "SVC"), then the
+// alias region's pages (AddressSpace). Only a process with a system resource may call them.
+Result physical_memory(Kernel& k, uint64_t address, uint64_t size, bool map) {
+  if (address % layout::page_size) return kr::invalid_address;
+  if (size == 0 || size % layout::page_size) return kr::invalid_size;
+  if (address + size <= address) return kr::invalid_memory_region;
+  if (k.config().system_resource_size == 0) return kr::invalid_state;
+  if (!map) return k.memory().unmap_physical(address, size);
+  return k.memory().map_physical(address, size, k.config().total_memory - k.config().system_resource_size);
+}
+void map_physical_memory(Kernel& k, rt::Cpu& c, uint64_t) { result(c, physical_memory(k, c.x[0], c.x[1], true)); }
+void unmap_physical_memory(Kernel& k, rt::Cpu& c, uint64_t) { result(c, physical_memory(k, c.x[0], c.x[1], false)); }
 void flush_data_cache(Kernel&, rt::Cpu& c, uint64_t) { result(c, success); } // host caches are coherent
 void wait_for_address(Kernel& k, rt::Cpu& c, uint64_t) {
   const uint32_t type = w(c, 1);
@@ -232,7 +244,8 @@ constexpr SvcEntry svcs[] = {
     {0x24, "GetProcessId", get_process_id}, {0x25, "GetThreadId", get_thread_id}, {0x26, "Break", guest_break},
     {0x27, "OutputDebugString", output_debug_string}, {0x28, "ReturnFromException", return_from_exception},
     {0x29, "GetInfo", get_info}, {0x2a, "FlushEntireDataCache", flush_data_cache}, {0x2b, "FlushDataCache", flush_data_cache},
-    {0x2c, "MapPhysicalMemory", nullptr}, {0x2d, "UnmapPhysicalMemory", nullptr}, {0x2e, "GetDebugFutureThreadInfo", nullptr},
+    {0x2c, "MapPhysicalMemory", map_physical_memory},
+    {0x2d, "UnmapPhysicalMemory", unmap_physical_memory}, {0x2e, "GetDebugFutureThreadInfo", nullptr},
     {0x2f, "GetLastThreadInfo", nullptr}, {0x30, "GetResourceLimitLimitValue", nullptr}, {0x31, "GetResourceLimitCurrentValue", nullptr},
     {0x32, "SetThreadActivity", nullptr}, {0x33, "GetThreadContext3", nullptr}, {0x34, "WaitForAddress", wait_for_address},
     {0x35, "SignalToAddress", signal_to_address}, {0x36, "SynchronizePreemptionState", synchronize_preemption_state},

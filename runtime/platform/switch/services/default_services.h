@@ -16,7 +16,7 @@ void register_nifm(ServiceRegistry& registry);                                  
 void register_applet_services(ServiceRegistry& registry, const SystemSettings& settings);  ///< appletOE, appletAE
 void register_nvdrv(ServiceRegistry& registry, const config::GpuSettings& gpu); ///< nvdrv, nvdrv:a; `gpu`: kiln.toml [gpu]
 void register_vi(ServiceRegistry& registry);    ///< vi:u, vi:s, vi:m
-void register_hid(ServiceRegistry& registry);   ///< hid
+void register_hid(ServiceRegistry& registry, std::vector<NpadConfig> npads); ///< hid
 void register_file_system(ServiceRegistry& registry, const fs::FileSystemConfig& config);  ///< fsp-srv (fs/fsp_srv.cpp)
 void register_audio_out(ServiceRegistry& registry, const AudioSettings& settings);       ///< audout:u alone (audio/audout.cpp)
 

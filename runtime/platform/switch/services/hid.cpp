@@ -3,8 +3,9 @@
 // it reads input from, in the layout of switchbrew's "HID Shared Memory" page (and libnx's hid.h, which
 // spells it out): debug pad 0x0, touch screen 0x400, mouse 0x3400, keyboard 0x3800, ..., npad 0x9a00 (ten
 // 0x5000-byte entries: No1-No8, Handheld, Other). A host thread samples the pad source at 200 Hz and appends
-// a state to the lifo of every style the title enabled (Pro Controller as FullKey on No1, and Handheld),
-// plus the touch screen's and keyboard's lifos, which stay empty of input.
+// a state to the lifo of each configured npad whose style and id the title enabled (by default a Pro
+// Controller as FullKey on No1 and the Handheld pair; kiln.toml adds Joy-Con pairs and single Joy-Cons), plus
+// the touch screen's and keyboard's lifos, which stay empty of input.
 #include "runtime/platform/switch/services/hid.h"
 
 #include <fmt/format.h>
@@ -24,26 +25,61 @@ constexpr uint64_t shared_memory_size = 0x40000;
 constexpr uint64_t touch_screen_offset = 0x400, keyboard_offset = 0x3800, npad_offset = 0x9a00, npad_entry_size = 0x5000;
 constexpr uint64_t lifo_header_size = 0x20;
 constexpr uint64_t lifo_entries = 17;
-// Inside an npad entry: style set, assignment mode, colours, then seven common-state lifos of 0x350 bytes.
-constexpr uint64_t npad_full_key_lifo = 0x28, npad_handheld_lifo = 0x28 + 0x350;
+// Inside an npad entry: style set, Joy-Con assignment mode, colours, then seven common-state lifos of 0x350
+// bytes: FullKey, Handheld, JoyDual, JoyLeft, JoyRight, Palma, SystemExt.
+constexpr uint64_t npad_assignment_mode = 0x4, npad_lifos = 0x28, npad_lifo_size = 0x350;
 constexpr uint64_t npad_common_storage = 0x30; // the atomic sampling number, then the 0x28-byte state
 constexpr uint64_t npad_device_type = 0x4188, npad_system_properties = 0x4190, npad_battery_level = 0x419c;
 constexpr uint64_t keyboard_storage = 0x30, touch_screen_storage = 0x298;
-constexpr uint32_t style_full_key = 1u << 0, style_handheld = 1u << 1;
-constexpr uint32_t npad_id_no1 = 0, npad_id_handheld = 0x20;
-constexpr uint32_t device_full_key = 1u << 0, device_handheld_left = 1u << 2, device_handheld_right = 1u << 3;
-constexpr uint32_t attribute_connected = 1u << 0, attribute_wired = 1u << 1;
+// NpadDeviceType bits and NpadAttribute bits (switchbrew "HID services").
+constexpr uint32_t device_full_key = 1u << 0, device_handheld_left = 1u << 2, device_handheld_right = 1u << 3,
+                   device_joy_left = 1u << 4, device_joy_right = 1u << 5;
+constexpr uint32_t attribute_connected = 1u << 0, attribute_wired = 1u << 1, attribute_left_connected = 1u << 2,
+                   attribute_left_wired = 1u << 3, attribute_right_connected = 1u << 4, attribute_right_wired = 1u << 5;
+constexpr uint32_t assignment_dual = 0, assignment_single = 1;
+// The NpadButton bits a single Joy-Con has: the left one's d-pad, L, ZL, Minus, stick (click and directions);
+// the right one's A, B, X, Y, R, ZR, Plus, stick. (SL/SR, bits 24-27, have no host button.)
+constexpr uint64_t left_joy_con_buttons = 1u << 4 | 1u << 6 | 1u << 8 | 1u << 11 | 0xfu << 12 | 0xfu << 16;
+constexpr uint64_t right_joy_con_buttons = 0xfu | 1u << 5 | 1u << 7 | 1u << 9 | 1u << 10 | 0xfu << 20;
+
+/// How each style appears in its npad entry: its lifo, device type, attributes and which buttons it reports.
+struct StyleLayout {
+  uint32_t style;
+  uint64_t lifo;            ///< offset in the entry
+  uint32_t device, attributes, assignment;
+  uint64_t buttons;         ///< the NpadButton bits it has
+  bool left_stick, right_stick;
+};
+constexpr StyleLayout style_layouts[] = {
+    {npad_style::full_key, npad_lifos, device_full_key, attribute_connected, assignment_dual, ~uint64_t{0}, true, true},
+    {npad_style::handheld, npad_lifos + npad_lifo_size, device_handheld_left | device_handheld_right,
+     attribute_connected | attribute_wired | attribute_left_connected | attribute_left_wired | attribute_right_connected | attribute_right_wired,
+     assignment_dual, ~uint64_t{0}, true, true},
+    {npad_style::joy_dual, npad_lifos + 2 * npad_lifo_size, device_joy_left | device_joy_right,
+     attribute_connected | attribute_left_connected | attribute_right_connected, assignment_dual, ~uint64_t{0}, true, true},
+    {npad_style::joy_left, npad_lifos + 3 * npad_lifo_size, device_joy_left, attribute_connected | attribute_left_connected,
+     assignment_single, left_joy_con_buttons, true, false},
+    {npad_style::joy_right, npad_lifos + 4 * npad_lifo_size, device_joy_right, attribute_connected | attribute_right_connected,
+     assignment_single, right_joy_con_buttons, false, true},
+};
+const StyleLayout& layout_of(uint32_t style) {
+  for (const StyleLayout& layout : style_layouts)
+    if (layout.style == style) return layout;
+  return style_layouts[0];
+}
+
+constexpr const char* style_names[] = {"FullKey", "Handheld", "JoyDual", "JoyLeft", "JoyRight"};
 constexpr std::chrono::microseconds sample_period(5000); // 200 Hz
 
 std::mutex source_lock;
 PadSource& pad_source() {
-  static PadSource source = [] { return host::PadState{}; };
+  static PadSource source = [](const host::PadDevice&) { return host::PadState{}; };
   return source;
 }
 
-host::PadState sample_pad() {
+host::PadState sample_pad(const host::PadDevice& device) {
   std::lock_guard guard(source_lock);
-  return pad_source()();
+  return pad_source()(device);
 }
 
 /// HidNpadButton bits from the host pad: the face buttons by position (A right, B bottom, X top, Y left, as
@@ -70,6 +106,11 @@ uint64_t npad_buttons(const host::PadState& pad) {
   if (y > threshold) buttons |= 1u << 17;
   if (x > threshold) buttons |= 1u << 18;
   if (y < -threshold) buttons |= 1u << 19;
+  const int rx = pad.axes[2], ry = -pad.axes[3];
+  if (rx < -threshold) buttons |= 1u << 20;
+  if (ry > threshold) buttons |= 1u << 21;
+  if (rx > threshold) buttons |= 1u << 22;
+  if (ry < -threshold) buttons |= 1u << 23;
   return buttons;
 }
 
@@ -111,7 +152,8 @@ private:
 /// The process's hid state: what the title enabled, the shared memory, and the sampling thread.
 class HidState {
 public:
-  explicit HidState(Kernel& kernel) : shared_(kernel.create_shared_memory(shared_memory_size, 1 /* read */)) {}
+  HidState(Kernel& kernel, std::vector<NpadConfig> npads)
+      : shared_(kernel.create_shared_memory(shared_memory_size, 1 /* read */)), npads_(std::move(npads)) {}
   std::shared_ptr<SharedMemory> memory() { return shared_.memory(); }
 
   void set_supported_styles(uint32_t styles) {
@@ -130,9 +172,10 @@ public:
   /// activating finds a state), and the sampling thread starts (once).
   void activate() {
     const auto take_sample = [this] {
-      const host::PadState pad = sample_pad();
+      std::vector<host::PadState> pads;
+      for (const NpadConfig& npad : npads_) pads.push_back(sample_pad(npad.device));
       std::lock_guard guard(lock_);
-      sample(pad, ++sampling_number_);
+      sample(pads, ++sampling_number_);
     };
     take_sample();
     sampling_clock_.start(sample_period, take_sample);
@@ -141,35 +184,29 @@ public:
 private:
   bool supports(uint32_t id) const { return std::find(ids_.begin(), ids_.end(), id) != ids_.end(); }
 
-  /// One sample: the npads the title enabled (style and id), then the touch screen and keyboard.
-  void sample(const host::PadState& pad, uint64_t n) {
-    struct Npad {
-      uint32_t id, style;
-      uint64_t lifo;
-      uint32_t device, attributes;
-    };
-    const Npad npads[] = {
-        {npad_id_no1, style_full_key, npad_full_key_lifo, device_full_key, attribute_connected},
-        {npad_id_handheld, style_handheld, npad_handheld_lifo, device_handheld_left | device_handheld_right,
-         attribute_connected | attribute_wired},
-    };
-    for (const Npad& npad : npads) {
+  /// One sample: the configured npads the title enabled (style and id), then the touch screen and keyboard.
+  void sample(const std::vector<host::PadState>& pads, uint64_t n) {
+    for (size_t i = 0; i < npads_.size(); ++i) {
+      const NpadConfig& npad = npads_[i];
+      const StyleLayout& layout = layout_of(npad.style);
+      const host::PadState& pad = pads[i];
       const uint64_t entry = npad_offset + npad_entry_index(npad.id) * npad_entry_size;
       const bool enabled = (styles_ & npad.style) && supports(npad.id);
       shared_.put<uint32_t>(entry, enabled ? npad.style : 0);
       if (!enabled) continue;
-      shared_.put<uint32_t>(entry + npad_device_type, npad.device);
+      shared_.put<uint32_t>(entry + npad_assignment_mode, layout.assignment);
+      shared_.put<uint32_t>(entry + npad_device_type, layout.device);
       // Powered, ABXY-oriented, plus, minus and the d-pad available; batteries full (4).
       shared_.put<uint64_t>(entry + npad_system_properties, 0x7 << 3 | 1u << 11 | 1u << 13 | 1u << 14 | 1u << 15);
-      for (int i = 0; i < 3; ++i) shared_.put<uint32_t>(entry + npad_battery_level + 4 * i, 4);
-      shared_.append(entry + npad.lifo, npad_common_storage, n, [&](uint64_t state) {
+      for (int b = 0; b < 3; ++b) shared_.put<uint32_t>(entry + npad_battery_level + 4 * b, 4);
+      shared_.append(entry + layout.lifo, npad_common_storage, n, [&](uint64_t state) {
         shared_.put<uint64_t>(state, n);
-        shared_.put<uint64_t>(state + 8, npad_buttons(pad));
-        shared_.put<int32_t>(state + 0x10, stick(pad.axes[0]));
-        shared_.put<int32_t>(state + 0x14, -stick(pad.axes[1]));
-        shared_.put<int32_t>(state + 0x18, stick(pad.axes[2]));
-        shared_.put<int32_t>(state + 0x1c, -stick(pad.axes[3]));
-        shared_.put<uint32_t>(state + 0x20, npad.attributes);
+        shared_.put<uint64_t>(state + 8, npad_buttons(pad) & layout.buttons);
+        shared_.put<int32_t>(state + 0x10, layout.left_stick ? stick(pad.axes[0]) : 0);
+        shared_.put<int32_t>(state + 0x14, layout.left_stick ? -stick(pad.axes[1]) : 0);
+        shared_.put<int32_t>(state + 0x18, layout.right_stick ? stick(pad.axes[2]) : 0);
+        shared_.put<int32_t>(state + 0x1c, layout.right_stick ? -stick(pad.axes[3]) : 0);
+        shared_.put<uint32_t>(state + 0x20, layout.attributes);
       });
     }
     shared_.append(touch_screen_offset, touch_screen_storage, n, [&](uint64_t state) {
@@ -181,6 +218,7 @@ private:
   static uint64_t npad_entry_index(uint32_t id) { return id == npad_id_handheld ? 8 : id == 0x10 ? 9 : id; }
 
   Shared shared_;
+  const std::vector<NpadConfig> npads_;
   std::mutex lock_;
   uint32_t styles_ = 0;
   std::vector<uint32_t> ids_;
@@ -207,6 +245,7 @@ private:
 
 class HidServer final : public ipc::ServiceObject {
 public:
+  explicit HidServer(std::vector<NpadConfig> npads) : npads_(std::move(npads)) {}
   std::string_view name() const override { return "hid"; }
   std::span<const ipc::Command> commands() const override {
     static constexpr ipc::Command table[] = {
@@ -232,7 +271,7 @@ public:
 private:
   HidState& state(ipc::Context& c) {
     std::lock_guard guard(lock_);
-    if (!state_) state_ = std::make_shared<HidState>(c.kernel());
+    if (!state_) state_ = std::make_shared<HidState>(c.kernel(), npads_);
     return *state_;
   }
   Result create_applet_resource(ipc::Context& c) {
@@ -244,7 +283,7 @@ private:
     state(c).activate();
     return success;
   }
-  /// Debug pad, mouse, Joy-Con assignment: kiln's npads are a Pro Controller and the handheld pair.
+  /// Debug pad, mouse, Joy-Con assignment: kiln's npads are fixed by its configuration (a pair stays a pair).
   Result accept(ipc::Context&) { return success; }
   Result set_supported_npad_style_set(ipc::Context& c) {
     state(c).set_supported_styles(c.read<uint32_t>());
@@ -278,6 +317,7 @@ private:
     return success;
   }
 
+  const std::vector<NpadConfig> npads_;
   std::mutex lock_;
   std::shared_ptr<HidState> state_;
   uint64_t hold_type_ = 1; // horizontal
@@ -290,9 +330,33 @@ void set_pad_source(PadSource source) {
   pad_source() = std::move(source);
 }
 
-void register_hid(ServiceRegistry& registry) {
+std::vector<NpadConfig> default_npads() {
+  return {{0, npad_style::full_key, {}}, {npad_id_handheld, npad_style::handheld, {}}};
+}
+
+std::optional<uint32_t> npad_id_from_name(std::string_view name) {
+  if (name == "Handheld") return npad_id_handheld;
+  if (name.size() == 3 && name.starts_with("No") && name[2] >= '1' && name[2] <= '8') return static_cast<uint32_t>(name[2] - '1');
+  return std::nullopt;
+}
+
+std::optional<uint32_t> npad_style_from_name(std::string_view name) {
+  for (size_t i = 0; i < std::size(style_names); ++i)
+    if (name == style_names[i]) return 1u << i;
+  return std::nullopt;
+}
+
+std::string npad_id_name(uint32_t id) { return id == npad_id_handheld ? "Handheld" : fmt::format("No{}", id + 1); }
+
+std::string npad_style_name(uint32_t style) {
+  for (size_t i = 0; i < std::size(style_names); ++i)
+    if (style == 1u << i) return style_names[i];
+  return fmt::format("style {:#x}", style);
+}
+
+void register_hid(ServiceRegistry& registry, std::vector<NpadConfig> npads) {
   // One server per process, so every session shares the shared memory and its sampling thread.
-  auto server = std::make_shared<HidServer>();
+  auto server = std::make_shared<HidServer>(std::move(npads));
   registry.add("hid", [server] { return server; });
   registry.add_interface("hid:IAppletResource", [] { return std::make_shared<AppletResource>(nullptr); });
 }

@@ -1,6 +1,7 @@
 // nvdrv and nvdrv:a (nns::nvdrv::INvDrvServices, switchbrew "NV services"): the Horizon transport of kiln's
 // nvgpu devices. A session opens device paths into small descriptors and passes each ioctl's argument as an
-// input buffer (A, type 0x21) and an output buffer (B, type 0x22) whose sizes the ioctl number gives; the
+// input buffer (A, type 0x21) and an output buffer (B, type 0x22) whose sizes the ioctl number gives (Ioctl2
+// adds a second input buffer, Ioctl3 a second output buffer: the "inline" data of a few requests); the
 // layouts below are Horizon's (they differ from L4T's in numbers and fields: docs/nvgpu.md), decoded here and
 // run by the shared devices.
 #include "runtime/platform/switch/services/nvdrv.h"
@@ -8,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cstddef>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -74,7 +76,8 @@ constexpr uint32_t channel_set_nvmap_fd = 0x40044801, channel_set_timeout = 0x40
                    channel_alloc_gpfifo = 0x40084805, channel_submit_gpfifo = 0xc0004808 /* size varies */,
                    channel_alloc_obj_ctx = 0xc0104809, channel_zcull_bind = 0xc010480b,
                    channel_set_error_notifier = 0xc018480c, channel_set_priority = 0x4004480d,
-                   channel_alloc_gpfifo_ex2 = 0xc020481a;
+                   channel_alloc_gpfifo_ex2 = 0xc020481a,
+                   channel_kickoff_pb = 0xc018481b /* SUBMIT_GPFIFO's header; the entries come in Ioctl2's inline input */;
 
 // /dev/nvhost-ctrl (type 0)
 struct SyncptRead { uint32_t id, value; };
@@ -172,6 +175,8 @@ public:
         {4, "QueryEvent", ipc::bind<&NvDrvServices::query_event>},
         {5, "MapSharedMemory", ipc::bind<&NvDrvServices::map_shared_memory>},
         {8, "SetAruid", ipc::bind<&NvDrvServices::set_aruid>},
+        {11, "Ioctl2", ipc::bind<&NvDrvServices::ioctl2>},
+        {12, "Ioctl3", ipc::bind<&NvDrvServices::ioctl3>},
     };
     return table;
   }
@@ -220,7 +225,21 @@ private:
 
   Result ioctl(ipc::Context& c) {
     const uint32_t fd = c.read<uint32_t>(), code = c.read<uint32_t>();
-    return reply(c, run_ioctl(c, fd, code));
+    return reply(c, run_ioctl(c, fd, code, {}, {}));
+  }
+
+  /// Ioctl2 (3.0.0+): Ioctl with a second input buffer, the request's inline input. The device sees it after
+  /// the argument, where Ioctl's SUBMIT_GPFIFO carries its entries (KICKOFF_PB sends them this way).
+  Result ioctl2(ipc::Context& c) {
+    const uint32_t fd = c.read<uint32_t>(), code = c.read<uint32_t>();
+    return reply(c, run_ioctl(c, fd, code, c.in_auto(1), {}));
+  }
+
+  /// Ioctl3 (3.0.0+): Ioctl with a second output buffer, the request's inline output, which receives the
+  /// variable part of the answer (the GPU characteristics, the TPC mask, the VA regions) as well.
+  Result ioctl3(ipc::Context& c) {
+    const uint32_t fd = c.read<uint32_t>(), code = c.read<uint32_t>();
+    return reply(c, run_ioctl(c, fd, code, {}, c.out_auto(1)));
   }
 
   Result close(ipc::Context& c) {
@@ -291,13 +310,31 @@ private:
     return std::nullopt;
   }
 
-  uint32_t run_ioctl(ipc::Context& c, uint32_t fd, uint32_t code) {
+  /// Where the part of a request's argument that Ioctl3 also writes to its inline output lies.
+  struct InlinePart {
+    uint32_t code;
+    uint32_t offset, size;
+  };
+  /// The part for `code`, or size 0 for a request without one (its inline output is left as it is).
+  static InlinePart inline_output_part(uint32_t code) {
+    static constexpr InlinePart parts[] = {
+        {abi::gpu_get_characteristics, offsetof(abi::GetCharacteristics, characteristics), sizeof(nvgpu_devices::GpuCharacteristics)},
+        {abi::gpu_get_tpc_masks, offsetof(abi::GetTpcMasks, mask), sizeof(uint64_t)},
+        {abi::as_get_va_regions, offsetof(abi::AsGetVaRegions, regions), sizeof(abi::AsGetVaRegions::regions)},
+    };
+    for (const InlinePart& part : parts)
+      if (part.code == code) return part;
+    return {code, 0, 0};
+  }
+
+  uint32_t run_ioctl(ipc::Context& c, uint32_t fd, uint32_t code, ipc::GuestBuffer inline_in, ipc::GuestBuffer inline_out) {
     std::lock_guard guard(lock_);
     kernel_ = &c.kernel();
     const auto found = files_.find(fd);
     if (found == files_.end()) return nv_result::bad_parameter;
     const File& file = found->second;
-    // The argument: the input buffer's bytes when the request reads, zeros otherwise; `size` bytes either way.
+    // The argument: the input buffer's bytes when the request reads, zeros otherwise; `size` bytes either way,
+    // then Ioctl2's inline input.
     const uint32_t size = abi::size_of(code);
     std::vector<uint8_t> bytes(size);
     const ipc::GuestBuffer in = c.in_auto(0), out = c.out_auto(0);
@@ -306,6 +343,9 @@ private:
       std::memcpy(bytes.data(), in.host(), size);
     }
     if (abi::is_out(code) && out.size < size) return nv_result::invalid_size;
+    if (inline_in.size) bytes.insert(bytes.end(), inline_in.host(), inline_in.host() + inline_in.size);
+    const InlinePart inline_part = inline_out.size ? inline_output_part(code) : InlinePart{code, 0, 0};
+    if (inline_out.size < inline_part.size) return nv_result::invalid_size;
     Argument argument(std::move(bytes));
     std::optional<uint32_t> result;
     try {
@@ -329,6 +369,7 @@ private:
       return nv_result::not_implemented;
     }
     if (abi::is_out(code)) std::memcpy(out.host(), argument.bytes().data(), size);
+    if (inline_part.size) std::memcpy(inline_out.host(), argument.bytes().data() + inline_part.offset, inline_part.size);
     signal_reached_events();
     return *result;
   }
@@ -423,7 +464,7 @@ private:
   }
 
   std::optional<uint32_t> channel_ioctl(uint32_t channel, uint32_t code, Argument& argument) {
-    if (abi::without_size(code) == abi::channel_submit_gpfifo) return submit(channel, argument);
+    if (abi::without_size(code) == abi::channel_submit_gpfifo || code == abi::channel_kickoff_pb) return submit(channel, argument);
     switch (code) {
     case abi::channel_set_nvmap_fd: case abi::channel_set_timeout: case abi::channel_set_priority:
       return nv_result::success; // one nvmap per process; kiln's waits have their own timeouts

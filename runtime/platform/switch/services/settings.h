@@ -3,9 +3,11 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "recompiler/config/title_config.h"
 #include "runtime/platform/switch/services/fs/fs_config.h"
+#include "runtime/platform/switch/services/hid.h"
 
 namespace kiln::hos {
 
@@ -26,6 +28,7 @@ struct SystemSettings {
   AudioSettings audio;               ///< audout:u
   std::string font_folder;           ///< pl:u's fonts, one TTF per font type (kiln.toml [switch.fonts] folder); empty: none
   config::GpuSettings gpu;           ///< nvdrv's renderer: overrides of its host profile (kiln.toml [gpu])
+  std::vector<NpadConfig> npads = default_npads(); ///< hid's npads (kiln.toml [[switch.input.npad]])
 };
 
 /// Language codes in SetLanguage order (switchbrew "Settings services"): a code is the string in a u64.

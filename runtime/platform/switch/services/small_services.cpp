@@ -167,7 +167,7 @@ void register_default_services(ServiceRegistry& registry, const SystemSettings& 
   register_applet_services(registry, settings);
   register_nvdrv(registry, settings.gpu);
   register_vi(registry);
-  register_hid(registry);
+  register_hid(registry, settings.npads);
   register_file_system(registry, settings.file_systems);
   auto audio = std::make_shared<AudioDestination>(settings.audio); // audout and audren play into one stream
   register_audio_out(registry, audio);

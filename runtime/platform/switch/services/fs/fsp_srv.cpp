@@ -15,6 +15,7 @@
 #include "runtime/platform/switch/services/default_services.h"
 #include "runtime/platform/switch/services/fs/host_filesystem.h"
 #include "runtime/platform/switch/services/fs/storage.h"
+#include "runtime/platform/switch/title_access.h"
 
 namespace kiln::hos {
 
@@ -307,6 +308,7 @@ public:
   }
   Result set_current_process(ipc::Context&) { return success; } // one process: its id is the kernel's
   Result open_sd_card_file_system(ipc::Context& c) {
+    if (const Result r = require(c, fs_permission::sd_card, "SdCard (bit 21)", "OpenSdCardFileSystem"); r != success) return r;
     std::lock_guard lock(state_->lock);
     if (!state_->sd_card) {
       if (!make_folder(state_->config.sd_card, c)) return fs_result::permission_denied;
@@ -318,6 +320,12 @@ public:
   /// {SaveDataAttribute, SaveDataCreationInfo (0x40), SaveDataMetaInfo (0x10)}: makes the save's folder.
   Result create_save_data_file_system(ipc::Context& c) {
     const SaveDataAttribute attribute = c.read<SaveDataAttribute>();
+    // Creating the title's own save takes CreateOwnSaveData or CreateSaveData; another title's, CreateSaveData.
+    const bool own = attribute.application_id == 0 || attribute.application_id == c.kernel().config().program_id;
+    const Result allowed = own ? require(c, fs_permission::create_own_save_data | fs_permission::create_save_data,
+                                         "CreateOwnSaveData (bit 35) or CreateSaveData (bit 13)", "CreateSaveDataFileSystem")
+                               : require(c, fs_permission::create_save_data, "CreateSaveData (bit 13)", "CreateSaveDataFileSystem of another title's save");
+    if (allowed != success) return allowed;
     std::string folder;
     if (const Result r = save_folder(c, attribute, &folder); r != success) return r;
     struct stat st {};
@@ -328,6 +336,11 @@ public:
   Result open_save_data_file_system(ipc::Context& c) {
     c.read<uint8_t>();
     const SaveDataAttribute attribute = c.read<SaveDataAttribute>();
+    // A title's own save data needs no permission; another title's is only for a title with every permission.
+    if (attribute.application_id != 0 && attribute.application_id != c.kernel().config().program_id)
+      if (const Result r = require(c, 0, "FullPermission (bit 63)", fmt::format("OpenSaveDataFileSystem of title {:016x}'s save", attribute.application_id));
+          r != success)
+        return r;
     std::string folder;
     if (const Result r = save_folder(c, attribute, &folder); r != success) return r;
     std::error_code error;
@@ -365,6 +378,17 @@ public:
   }
 
 private:
+  /// PermissionDenied unless main.npdm's FS permissions hold one of `bits` or FullPermission (a homebrew NRO has
+  /// every permission); a refusal is logged once, naming the request and the permission.
+  Result require(ipc::Context& c, uint64_t bits, const std::string& permission, const std::string& request) {
+    const std::optional<uint64_t>& granted = state_->config.permissions;
+    if (!granted || (*granted & (bits | fs_permission::full_permission))) return success;
+    c.kernel().report_once("fsp-srv permission " + request,
+                           fmt::format("fsp-srv: {} at guest address {:#x} refused: main.npdm's FS access control ({:#x}) lacks {}; "
+                                       "replying PermissionDenied ({:#x})",
+                                       request, c.pc(), *granted, permission, fs_result::permission_denied));
+    return fs_result::permission_denied;
+  }
   static bool make_folder(const std::string& folder, ipc::Context& c) {
     std::error_code error;
     std::filesystem::create_directories(folder, error);

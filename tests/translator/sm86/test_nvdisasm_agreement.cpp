@@ -176,8 +176,8 @@ TEST_CASE("sm86 decoder prints forms outside the corpora as nvdisasm did", "[sm8
 
 /// Instructions per folder that printed exactly as nvdisasm 11.8 printed them when the test was last raised.
 const std::map<std::string, size_t> volta_agreement_floor{
-    {"sm_70", 5986}, {"sm_72", 5874}, {"sm_75", 5746}, {"sm_80", 6181}, {"sm_86", 6262},
-    {"sm_87", 6439}, {"sm_89", 6259}, {"sm_90", 6196}, {"sm_86-G", 7370},
+    {"sm_70", 6009}, {"sm_72", 5897}, {"sm_75", 5769}, {"sm_80", 6296}, {"sm_86", 6289},
+    {"sm_87", 8168}, {"sm_89", 6285}, {"sm_90", 6265}, {"sm_86-G", 8237},
 };
 
 TEST_CASE("sm86 decoder agrees with nvdisasm 11.8 on every word of the sm_70-90 corpus listings", "[sm86][nvdisasm]") {
@@ -214,11 +214,12 @@ TEST_CASE("sm86 decoder agrees with nvdisasm 11.8 on every word of the sm_70-90 
     INFO(agreement.report());
     CHECK(kernels >= 50);
     CHECK(agreement.round_trips == agreement.decoded);
-    // Not yet every word: the forms the CUDA 13 corpus lacks (generic LD/ST, MATCH, MEMBAR/ERRBAR/CCTL, B2R, named
-    // BAR with a count, SULD/SUST, TLD/TLD4 on bindless handles, SGXT, Hopper's own forms) and CUDA 11's spellings
-    // that differ from CUDA 13's (signed .X immediates) are listed by the report above. Each architecture keeps at
-    // least the agreement measured when the test was written; raise the figures as forms are added.
+    // Not yet every word: Hopper's own encodings (BRA, WARPSYNC.ALL, REDG, LDC c[0x0][RZ], UPRMT, ULEA, S2UR of
+    // SR_CgaCtaId, ENDCOLLECTIVE), shared atomics with a literal address, surfaces and bindless TLD/TLD4, Ada's
+    // F2FP.F16.F32 spelling, and CUDA 11's spellings that differ from CUDA 13's (signed .X immediates, IMAD.SHL on
+    // signed operands) are listed by the report above. Each architecture keeps at least the agreement measured when
+    // the test was last raised; raise the figures as forms are added.
     CHECK(agreement.agreeing >= volta_agreement_floor.at(folder));
-    CHECK(agreement.agreeing * 100 >= agreement.total * 75);
+    CHECK(agreement.agreeing * 100 >= agreement.total * 94);
   }
 }

@@ -3,7 +3,8 @@
 # into an sdk module through dynamic symbols) made into NSOs and a main.npdm, then recompiled, built and run three
 # ways, each run's lines and exit status checked:
 #   1. as made: every import resolved; the numbers are the sources' own (2 + 3, 40 + 2 from sdk's initialiser,
-#      2 * main_value()...), priority 44 and the 0x40000 stack are what main.npdm says, lm is allowed;
+#      2 * main_value()...), priority 44 and the 0x40000 stack are what main.npdm says, lm is allowed, and
+#      main.npdm's FS permissions and system resource size reach the runtime (its start-up line);
 #   2. main.npdm allowing only "fsp*" (kiln port): GetService("lm") answers sm's NotAllowed, 0x1015, logged by name;
 #   3. sdk without sdk_feature: the recompile lists the unresolved import and the call stops the run, naming it;
 #   4. the first folder's files packed into a PFS0 (an NSP) by make_pfs0: recompiled, built and run the same;
@@ -14,7 +15,10 @@ kiln=$1 make_nso=$2 make_npdm=$3 fixtures=$4 work=$5 make_pfs0=$6
 rm -rf "$work" && mkdir -p "$work/exefs"
 "$make_nso" "$fixtures/main.elf" "$work/exefs/main"
 "$make_nso" "$fixtures/sdk.elf" "$work/exefs/sdk"
-npdm() { "$make_npdm" "$1" --program-id 0100000000001234 --name exefs-test --priority 44 --stack-size 40000 --service "$2"; }
+npdm() {
+  "$make_npdm" "$1" --program-id 0100000000001234 --name exefs-test --priority 44 --stack-size 40000 --service "$2" \
+    --fs-access 200000 --system-resource-size 100000
+}
 npdm "$work/exefs/main.npdm" lm
 fail() { echo "FAILED: $*"; exit 1; }
 # run FOLDER-OF-PROJECT EXPECTED-STATUS: runs the program, prints its output, checks the status
@@ -38,6 +42,9 @@ run "$work/out" 0
 expect_lines "main: started" "main: x0 = 0" "main: main thread priority = 44" "main: stack region size = 0x40000" \
   "main: sdk_add(2, 3) = 5" "main: through a pointer, sdk_add(4, 5) = 9" "main: sdk_counter = 42" \
   "main: sdk_twice_main_value() = 42" "main: GetService(lm) = 0x0" "main: sdk_feature(7) = 42" "main: done"
+# main.npdm's FS permissions (SdCard, ACID allowing all) and system resource size reached the runtime.
+grep -q "^kiln: switch title 0100000000001234: FS permissions 0x200000, system resource size 0x100000 (main.npdm)$" "$work/run.log" ||
+  fail "the title access did not reach the runtime"
 
 mkdir -p "$work/sac" && cp "$work/exefs/main" "$work/exefs/sdk" "$work/sac/"
 npdm "$work/sac/main.npdm" "fsp*"

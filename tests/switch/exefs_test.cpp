@@ -176,11 +176,13 @@ TEST_CASE("main.npdm: META, ACI0 and ACID fields at switchbrew's offsets", "[swi
   fields.main_thread_stack_size = 0x40000;
   fields.services = {"lm", "set*"};
   fields.server_services = {"srv"};
+  fields.system_resource_size = 0x1fe000;
   const nx::Npdm written = nx::read_npdm(nx::testing::write_npdm(fields), "written.npdm");
   CHECK(written.program_id == 0x0100000000001234);
   CHECK(written.main_thread_priority == 44);
   CHECK(written.main_thread_stack_size == 0x40000);
   CHECK(written.fs_permissions() == 0); // ACI0 asks for nothing; ACID would allow everything
+  CHECK(written.system_resource_size == 0x1fe000);
   REQUIRE(written.services.size() == 3);
   CHECK((written.services[1].name == "set*" && written.services[2].name == "srv" && written.services[2].server));
 }

@@ -1,4 +1,4 @@
-// make_npdm OUT [--program-id HEX] [--name NAME] [--priority N] [--stack-size HEX] [--service NAME]... [--fs-access HEX]: a main.npdm
+// make_npdm OUT [--program-id HEX] [--name NAME] [--priority N] [--stack-size HEX] [--service NAME]... [--fs-access HEX] [--system-resource-size HEX]: a main.npdm
 // for a test ExeFS (npdm_writer.h).
 #include <cstdio>
 #include <cstdlib>
@@ -11,7 +11,7 @@
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: make_npdm OUT [--program-id HEX] [--name NAME] [--priority N] [--stack-size HEX] [--service NAME]... [--fs-access HEX]\n");
+    std::fprintf(stderr, "usage: make_npdm OUT [--program-id HEX] [--name NAME] [--priority N] [--stack-size HEX] [--service NAME]... [--fs-access HEX] [--system-resource-size HEX]\n");
     return 2;
   }
   kiln::nx::testing::NpdmFields fields;
@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     else if (option == "--stack-size") fields.main_thread_stack_size = static_cast<uint32_t>(std::strtoul(value.c_str(), nullptr, 16));
     else if (option == "--service") fields.services.push_back(value);
     else if (option == "--fs-access") fields.fs_access_flags = std::strtoull(value.c_str(), nullptr, 16);
+    else if (option == "--system-resource-size") fields.system_resource_size = static_cast<uint32_t>(std::strtoul(value.c_str(), nullptr, 16));
     else {
       std::fprintf(stderr, "make_npdm: unknown option %s\n", option.c_str());
       return 2;

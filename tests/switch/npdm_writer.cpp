@@ -33,6 +33,7 @@ std::vector<uint8_t> write_npdm(const NpdmFields& f) {
   put_at<uint8_t>(out, 0x0c, 1 | 3 << 1); // 64-bit instructions, 39-bit address space
   put_at<uint8_t>(out, 0x0e, f.main_thread_priority);
   put_at<uint8_t>(out, 0x0f, f.main_thread_core);
+  put_at<uint32_t>(out, 0x14, f.system_resource_size);
   put_at<uint32_t>(out, 0x1c, f.main_thread_stack_size);
   for (size_t i = 0; i < f.name.size() && i < 0x10; ++i) out[0x20 + i] = static_cast<uint8_t>(f.name[i]);
 

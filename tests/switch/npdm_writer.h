@@ -13,6 +13,7 @@ struct NpdmFields {
   uint8_t main_thread_priority = 44;
   uint8_t main_thread_core = 0;
   uint32_t main_thread_stack_size = 0x40000;
+  uint32_t system_resource_size = 0;
   uint64_t fs_access_flags = 0;              ///< ACI0's FS access header
   uint64_t acid_fs_access_flags = ~uint64_t{0}; ///< ACID's FS access control (the bound: everything by default)
   std::vector<std::string> services;        ///< client entries

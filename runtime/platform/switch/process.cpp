@@ -67,6 +67,9 @@ void load_segments(Kernel& kernel, const rt::ProgramInfo& p) {
   rt::Cpu& cpu = thread.cpu;
   rt::fp_reset_host();
   const rt::SwitchTitle& title = *program.switch_title;
+  if (const TitleAccess* access = title_access())
+    log::info("switch title {:016x}: FS permissions {:#x}, system resource size {:#x} (main.npdm)", title.program_id, access->fs_permissions,
+              access->system_resource_size);
   for (size_t i = 0; i < title.initializer_count; ++i) {
     cpu.x[0] = cpu.x[1] = 0;
     cpu.x[30] = 0;

@@ -125,7 +125,7 @@ TEST_CASE("config: wrong types, missing keys and bad values are named with their
   CHECK(config_error(header + "[[functions]\n").starts_with(at(5) + "TOML syntax"));
 }
 
-TEST_CASE("config: the [gpu] table overrides host profile options, each with its line") {
+TEST_CASE("config: the gpu table overrides host profile options, each with its line") {
   const fs::path path = write("kiln.toml", header + "[gpu]\nfma = \"f64\"\nsubgroup_size_32 = false\nzero_registers = true\n"
                                                     "gather_bias = false\nfloat64 = true\n");
   const GpuSettings gpu = load_title_config(path).gpu;
@@ -151,7 +151,7 @@ TEST_CASE("config: the [gpu] table overrides host profile options, each with its
   CHECK(load_title_config(write("kiln.toml", header)).gpu.empty());
 }
 
-TEST_CASE("config: bad [gpu] keys and values are named with their line") {
+TEST_CASE("config: bad gpu table keys and values are named with their line") {
   CHECK(config_error(header + "[gpu]\nfma = \"fast\"\n") == at(6) + "[gpu] fma = \"fast\" must be \"exact\", \"fused\" or \"f64\"");
   CHECK(config_error(header + "[gpu]\nfma = \"exact\"\nsubgroup_size = false\n") ==
         at(7) + "unknown key 'subgroup_size' in [gpu] (expected one of: fma, subgroup_size_32, zero_registers, gather_bias, float64)");

@@ -424,4 +424,20 @@ TEST_CASE("kiln.toml tables switch.fs and switch.audio name host paths relative 
   stdfs::remove_all(dir);
 }
 
+TEST_CASE("kiln.toml's gpu table reaches the runtime's settings for nvdrv's renderer") {
+  const stdfs::path dir = stdfs::temp_directory_path() / ("kiln_gpu_config_" + std::to_string(::getpid()));
+  stdfs::create_directories(dir);
+  write_host(dir / "kiln.toml", "[switch.audio]\nwav = \"a.wav\"\n[gpu]\nsubgroup_size_32 = false\n");
+  hos::SystemSettings settings;
+  hos::load_title_config((dir / "kiln.toml").string(), settings);
+  REQUIRE(settings.gpu.subgroup_size_32);
+  CHECK_FALSE(settings.gpu.subgroup_size_32->value);
+  CHECK(settings.gpu.subgroup_size_32->origin.line == 4);
+  CHECK_FALSE(settings.gpu.fma);
+  write_host(dir / "bad.toml", "[gpu]\nfma = \"fast\"\n");
+  CHECK_THROWS_WITH(hos::load_title_config((dir / "bad.toml").string(), settings),
+                    Catch::Contains("bad.toml:2: [gpu] fma = \"fast\" must be \"exact\", \"fused\" or \"f64\""));
+  stdfs::remove_all(dir);
+}
+
 } // namespace

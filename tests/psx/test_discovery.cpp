@@ -77,9 +77,9 @@ TEST_CASE("mips discovery finds calls, code pointers and jump tables, not string
   REQUIRE(image.jump_tables().count(base + 0x60) == 1);
   const JumpTable& table = image.jump_tables().at(base + 0x60);
   CHECK(table.table_address == base + 0x200);
-  CHECK(table.targets == std::vector<uint32_t>{base + 0x68, base + 0x70, base + 0x78});
+  CHECK(table.targets == std::vector<uint64_t>{base + 0x68, base + 0x70, base + 0x78});
   CHECK(image.unresolved_jumps().empty());
-  CHECK(image.constant_jumps() == std::map<uint32_t, uint32_t>{{base + 0xC4, 0xA0}});
+  CHECK(image.constant_jumps() == std::map<uint64_t, uint64_t>{{base + 0xC4, 0xA0}});
 }
 
 TEST_CASE("mips emitter runs the delay slot between a branch and its transfer", "[psx]") {

@@ -76,7 +76,7 @@ private:
 
   /// The instructions reachable from the start without leaving the function; labels for branch targets.
   void explore() {
-    std::vector<uint32_t> work{f_.start};
+    std::vector<uint32_t> work{static_cast<uint32_t>(f_.start)};
     labels_.insert(f_.start);
     auto reach = [&](uint32_t a, bool label) {
       if (!inside(a)) return;

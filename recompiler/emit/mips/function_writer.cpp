@@ -268,4 +268,28 @@ std::string write_function_files(const ProgramImage& image, std::string_view ban
   return table;
 }
 
+std::string write_fallback_opcodes(const ProgramImage& image, pipeline::ProjectFiles& files) {
+  std::vector<uint8_t> bytes;
+  bytes.reserve((image.end() - image.base()) / 2);
+  for (uint32_t a = image.base(); a < image.end(); a += 4) {
+    const Instruction& i = image.instruction(a);
+    const auto op = static_cast<uint16_t>(i.decoded ? i.opcode : Opcode::count);
+    bytes.push_back(static_cast<uint8_t>(op));
+    bytes.push_back(static_cast<uint8_t>(op >> 8));
+  }
+  files.write("opcodes.bin", std::span<const uint8_t>(bytes));
+  return ".balign 16\n.global kiln_guest_opcodes\n.global kiln_guest_opcodes_end\nkiln_guest_opcodes:\n.incbin \"opcodes.bin\"\n"
+         "kiln_guest_opcodes_end:\n";
+}
+
+std::string fallback_code_declaration() {
+  return "extern \"C\" const unsigned char kiln_guest_opcodes[], kiln_guest_opcodes_end[];\n";
+}
+
+std::string fallback_code_expression(const ProgramImage& image) {
+  return fmt::format("kiln::r3000::FallbackCode{{{:#010x}u, std::span<const uint16_t>(reinterpret_cast<const uint16_t*>(kiln_guest_opcodes), "
+                     "static_cast<size_t>(kiln_guest_opcodes_end - kiln_guest_opcodes) / 2)}}",
+                     image.base());
+}
+
 } // namespace kiln::mips

@@ -23,7 +23,7 @@ pkg_check_modules(xxhash REQUIRED IMPORTED_TARGET libxxhash)
 file(GLOB generated_sources CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/functions_*.cpp)
 set(runtime ${{KILN_SOURCE_DIR}}/runtime)
 add_library(kiln_psx_runtime STATIC
-  ${{runtime}}/base/error.cpp ${{runtime}}/base/log.cpp ${{runtime}}/base/hash.cpp ${{runtime}}/base/file_writer.cpp ${{runtime}}/base/wav_file.cpp
+  ${{runtime}}/base/error.cpp ${{runtime}}/core/guest_log.cpp ${{runtime}}/base/log.cpp ${{runtime}}/base/hash.cpp ${{runtime}}/base/file_writer.cpp ${{runtime}}/base/wav_file.cpp
   ${{runtime}}/base/png_image.cpp ${{runtime}}/base/byte_reader.cpp ${{runtime}}/base/pad_script.cpp
   ${{runtime}}/platform/psx/gte/registers.cpp ${{runtime}}/platform/psx/gte/commands.cpp ${{runtime}}/platform/psx/gte/division.cpp
   ${{runtime}}/gpu/psx/draw_state.cpp ${{runtime}}/gpu/psx/gp0_command.cpp ${{runtime}}/gpu/psx/texture.cpp
@@ -40,7 +40,7 @@ target_compile_options(kiln_psx_runtime PRIVATE -O2)
 target_link_libraries(kiln_psx_runtime PUBLIC fmt::fmt PNG::PNG PkgConfig::xxhash)
 add_executable(program main.cpp function_table.cpp guest_image.S ${{generated_sources}})
 # guest_image.S includes text.bin with .incbin, which the assembler's dependency scan does not see.
-set_source_files_properties(guest_image.S PROPERTIES OBJECT_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/text.bin)
+set_source_files_properties(guest_image.S PROPERTIES OBJECT_DEPENDS "${{CMAKE_CURRENT_SOURCE_DIR}}/text.bin;${{CMAKE_CURRENT_SOURCE_DIR}}/opcodes.bin")
 target_include_directories(program PRIVATE ${{CMAKE_CURRENT_SOURCE_DIR}})
 # Generated code: a label is emitted after every call and at every branch target, some stay unused.
 target_compile_options(program PRIVATE -O2 -fno-strict-aliasing -fwrapv -w)
@@ -59,13 +59,13 @@ std::string mipsel_cmake_project(const std::filesystem::path& source_root) {
   return emit::cmake_project_preamble("kiln_recompiled_mipsel", source_root) + fmt::format(R"cmake(find_package(fmt REQUIRED)
 file(GLOB generated_sources CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/functions_*.cpp)
 set(runtime ${{KILN_SOURCE_DIR}}/runtime)
-add_library(kiln_mipsel_runtime STATIC ${{runtime}}/base/error.cpp
+add_library(kiln_mipsel_runtime STATIC ${{runtime}}/base/error.cpp ${{runtime}}/core/guest_log.cpp
   ${{runtime}}/platform/linux-user-mips/recompiled.cpp ${{runtime}}/platform/linux-user-mips/system_calls.cpp)
 target_include_directories(kiln_mipsel_runtime PUBLIC ${{KILN_SOURCE_DIR}})
 target_compile_options(kiln_mipsel_runtime PRIVATE -O2)
 target_link_libraries(kiln_mipsel_runtime PUBLIC fmt::fmt)
 add_executable(program main.cpp function_table.cpp guest_image.S ${{generated_sources}})
-file(GLOB segment_files CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/segment_*.bin)
+file(GLOB segment_files CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/segment_*.bin ${{CMAKE_CURRENT_SOURCE_DIR}}/opcodes.bin)
 # guest_image.S includes the segments with .incbin, which the assembler's dependency scan does not see.
 set_source_files_properties(guest_image.S PROPERTIES OBJECT_DEPENDS "${{segment_files}}")
 target_include_directories(program PRIVATE ${{CMAKE_CURRENT_SOURCE_DIR}})
@@ -87,17 +87,20 @@ void write_psx_project(const std::filesystem::path& input, const ProjectRoots& r
 
   auto write = [&](const std::string& name, std::string_view text) { files.write(name, text); };
   std::string table = write_function_files(image, psx_banner, "kiln::psx", "runtime/platform/psx/recompiled.h", files, summary);
-  table += "} // namespace\n\nextern \"C\" const unsigned char kiln_guest_text[];\nextern \"C\" const unsigned char kiln_guest_text_end[];\n\n";
+  table += "} // namespace\n\nextern \"C\" const unsigned char kiln_guest_text[];\nextern \"C\" const unsigned char kiln_guest_text_end[];\n" +
+           fallback_code_declaration() + "\n";
   table += fmt::format(
       "extern const kiln::psx::RecompiledProgram kiln_psx_program;\nconst kiln::psx::RecompiledProgram kiln_psx_program = {{\n"
       "  entries, sizeof(entries) / sizeof(entries[0]),\n"
       "  {{{:#010x}u, {:#010x}u, {:#010x}u, {:#010x}u, {:#x}u, {:#010x}u,\n"
-      "   std::span<const uint8_t>(kiln_guest_text, static_cast<size_t>(kiln_guest_text_end - kiln_guest_text))}},\n}};\n",
-      exe.pc0, exe.gp0, exe.text_address, exe.bss_address, exe.bss_size, exe.has_stack() ? exe.initial_sp() : 0);
+      "   std::span<const uint8_t>(kiln_guest_text, static_cast<size_t>(kiln_guest_text_end - kiln_guest_text))}},\n  {}}};\n",
+      exe.pc0, exe.gp0, exe.text_address, exe.bss_address, exe.bss_size, exe.has_stack() ? exe.initial_sp() : 0,
+      fallback_code_expression(image));
   write("function_table.cpp", table);
   files.write("text.bin", std::span<const uint8_t>(exe.text));
   write("guest_image.S", ".section .rodata\n.balign 16\n.global kiln_guest_text\n.global kiln_guest_text_end\nkiln_guest_text:\n"
-                         ".incbin \"text.bin\"\nkiln_guest_text_end:\n.section .note.GNU-stack,\"\",@progbits\n");
+                         ".incbin \"text.bin\"\nkiln_guest_text_end:\n" + write_fallback_opcodes(image, files) +
+                         ".section .note.GNU-stack,\"\",@progbits\n");
   write("main.cpp", std::string(psx_banner) + "#include \"runtime/platform/psx/recompiled.h\"\n\n"
                     "extern const kiln::psx::RecompiledProgram kiln_psx_program;\n\n"
                     "int main(int argc, char** argv) { return kiln::psx::run_recompiled(kiln_psx_program, argc, argv); }\n");
@@ -136,7 +139,8 @@ void write_mipsel_linux_project(std::span<const uint8_t> bytes, const std::files
                             ".incbin \"segment_{0}.bin\"\nkiln_segment_{0}_end:\n", i);
     files.write(fmt::format("segment_{}.bin", i), std::span<const uint8_t>(program.data[i]));
   }
-  assembly += ".section .note.GNU-stack,\"\",@progbits\n";
+  assembly += write_fallback_opcodes(image, files) + ".section .note.GNU-stack,\"\",@progbits\n";
+  table += fallback_code_declaration();
   table += "const kiln::mipsel::LoadSegment segments[] = {\n";
   for (size_t i = 0; i < program.segments.size(); ++i)
     table += fmt::format("  {{{0:#010x}u, {1:#x}u, std::span<const uint8_t>(kiln_segment_{2}, static_cast<size_t>(kiln_segment_{2}_end - kiln_segment_{2}))}},\n",
@@ -145,8 +149,9 @@ void write_mipsel_linux_project(std::span<const uint8_t> bytes, const std::files
   table += fmt::format("extern const kiln::mipsel::RecompiledProgram kiln_mipsel_program;\n"
                        "const kiln::mipsel::RecompiledProgram kiln_mipsel_program = {{\n"
                        "  entries, sizeof(entries) / sizeof(entries[0]), {:#010x}u, segments, sizeof(segments) / sizeof(segments[0]),\n"
-                       "  {:#010x}u, {}, {}}};\n",
-                       program.entry, program.program_headers_address, program.program_header_count, program.program_header_size);
+                       "  {:#010x}u, {}, {},\n  {}}};\n",
+                       program.entry, program.program_headers_address, program.program_header_count, program.program_header_size,
+                       fallback_code_expression(image));
   write("function_table.cpp", table);
   write("guest_image.S", assembly);
   write("main.cpp", std::string(mipsel_banner) + "#include \"runtime/platform/linux-user-mips/recompiled.h\"\n\n"

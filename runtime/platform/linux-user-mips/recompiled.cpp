@@ -81,15 +81,30 @@ void map_guest(Machine& m, uint32_t address, uint32_t size) {
 
 void install(const RecompiledProgram& program) { installed = &program; }
 
-void call_guest(Machine& m, uint32_t address) {
-  if (installed) {
-    if (const FunctionEntry* it = r3000::find_function(installed->functions, installed->count, address)) {
-      m.cpu.pc = address;
-      it->function(m);
-      return;
-    }
+namespace {
+bool enter_compiled(Machine& m, uint32_t address) {
+  if (!installed) return false;
+  const FunctionEntry* it = r3000::find_function(installed->functions, installed->count, address);
+  if (!it) return false;
+  m.cpu.pc = address;
+  it->function(m);
+  return true;
+}
+
+struct FallbackHooks {
+  static bool enter_compiled(Machine& m, uint32_t address) { return mipsel::enter_compiled(m, address); }
+  static void resume_after_exception(Machine& m, uint32_t pc) { mipsel::resume_after_exception(m, pc); }
+  [[noreturn]] static void untranslated(Machine& m, uint32_t address, uint32_t word, const char* why) {
+    mipsel::untranslated(m, address, word, why);
   }
-  throw Error(fmt::format("mipsel: control reached guest address {:#010x}, which was not recompiled", address));
+};
+} // namespace
+
+void call_guest(Machine& m, uint32_t address) {
+  if (enter_compiled(m, address)) return;
+  if (installed && r3000::run_fallback<FallbackHooks, Bus>(m, installed->fallback, address)) return;
+  throw Error(fmt::format("mipsel: control reached guest address {:#010x}, which is neither a recompiled function nor an "
+                          "instruction of the program's text", address));
 }
 
 void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t expected) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 
+#include "runtime/core/mips/fallback.h"
 #include "runtime/core/mips/recompiled.h"
 #include "runtime/core/mips/step.h"
 #include "runtime/platform/linux-user-mips/machine.h"
@@ -24,10 +25,12 @@ struct RecompiledProgram {
   size_t segment_count;
   uint32_t program_headers_address;
   uint16_t program_header_count, program_header_size;
+  r3000::FallbackCode fallback; ///< the text, decoded: what the fallback interpreter runs
 };
 
 void install(const RecompiledProgram& program);
-/// Runs the recompiled function at `address` (c.pc must be `address`); anything else stops with an error.
+/// Runs the recompiled function at `address` (c.pc must be `address`), else the fallback interpreter from there;
+/// an address outside the text stops with an error.
 void call_guest(Machine& m, uint32_t address);
 void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t expected);
 inline void check_return(Machine& m, uint32_t call_address, uint32_t expected) {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "runtime/core/mips/fallback.h"
 #include "runtime/core/mips/recompiled.h"
 #include "runtime/core/mips/step.h"
 #include "runtime/platform/psx/machine.h"
@@ -15,12 +16,14 @@ struct RecompiledProgram {
   const FunctionEntry* functions; ///< sorted by address
   size_t count;
   ProgramImage image;
+  r3000::FallbackCode fallback; ///< the text, decoded: what the fallback interpreter runs
 };
 
 /// Installs the table call_guest() searches (one program per process).
 void install(const RecompiledProgram& program);
 /// Runs the guest code at `address` (c.pc must already be `address`): a recompiled function, a BIOS entry
-/// (A0h/B0h/C0h), or the exit address. Anything else stops with an error naming the address.
+/// (A0h/B0h/C0h), the exit address, or any other instruction of the text in the fallback interpreter. Anything
+/// else stops with an error naming the address.
 void call_guest(Machine& m, uint32_t address);
 /// After a call returned: the callee must have returned to the instruction after the call's delay slot.
 void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t expected);

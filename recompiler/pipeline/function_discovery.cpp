@@ -32,6 +32,8 @@ void DiscoveredFunctions::rebuild_functions() {
 
 void DiscoveredFunctions::discover() {
   starts_.insert(code_.entry());
+  for (uint64_t start : code_.known_starts())
+    if (contains(start)) starts_.insert(start);
   for (uint64_t a = code_.code_start(); a < code_.code_end(); a += 4) {
     if (!code_.decoded(a)) continue;
     const Transfer t = code_.transfer(a);

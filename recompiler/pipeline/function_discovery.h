@@ -67,6 +67,8 @@ public:
   virtual IndirectTargets indirect_targets(const DiscoveredFunctions& found, const Function& function, uint64_t address) const = 0;
   /// Code addresses the program forms or stores (function pointers): new starts for `found`'s current partition.
   virtual void code_pointers(const DiscoveredFunctions& found, std::set<uint64_t>& starts) const = 0;
+  /// Entries known before discovery (symbols, a porter's [[functions]], a module's exports).
+  virtual std::set<uint64_t> known_starts() const { return {}; }
 };
 
 class DiscoveredFunctions {

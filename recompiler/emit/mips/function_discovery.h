@@ -47,6 +47,7 @@ public:
   const std::map<uint64_t, uint64_t>& constant_jumps() const { return found_->constant_jumps(); }
   const Function* function_at(uint64_t address) const { return found_->function_at(address); }
   bool is_function_start(uint64_t address) const { return found_->is_function_start(address); }
+  const pipeline::DiscoveredFunctions& found() const { return *found_; }
 
   // pipeline::CodeView
   uint64_t code_start() const override { return base_; }

@@ -14,7 +14,7 @@
 namespace kiln::elf {
 
 constexpr uint16_t et_exec = 2, et_dyn = 3;
-constexpr uint16_t em_mips = 8, em_x86_64 = 62, em_aarch64 = 183;
+constexpr uint16_t em_mips = 8, em_ppc = 20, em_x86_64 = 62, em_aarch64 = 183;
 constexpr uint32_t pt_load = 1, pt_phdr = 6, pt_tls = 7;
 constexpr uint32_t sht_symtab = 2, sht_nobits = 8, sht_init_array = 14, sht_fini_array = 15, sht_preinit_array = 16;
 constexpr uint64_t shf_execinstr = 4;

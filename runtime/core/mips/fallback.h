@@ -7,21 +7,14 @@
 // function, that function runs instead. The recompiler leaves the decoded text beside the program (one Opcode per
 // word), so the runtime needs no decoder.
 #include <cstdint>
-#include <span>
 
+#include "runtime/core/function_table.h"
 #include "runtime/core/guest_log.h"
 #include "runtime/core/mips/step.h"
 
 namespace kiln::r3000 {
 
-struct FallbackCode {
-  uint32_t base = 0;
-  std::span<const uint16_t> opcodes; ///< one per word from `base`; Opcode::count: the word is no instruction
-
-  bool contains(uint32_t address) const { return !(address & 3) && address >= base && (address - base) / 4 < opcodes.size(); }
-  /// The Opcode of the word at `address`, or Opcode::count outside the text.
-  Opcode at(uint32_t address) const { return contains(address) ? static_cast<Opcode>(opcodes[(address - base) / 4]) : Opcode::count; }
-};
+using FallbackCode = guest::DecodedText<Opcode>;
 
 /// Runs guest code from `address` (c.pc is set to it) until it returns; false (nothing run) when `address` is
 /// no instruction of the text. `Platform` names the platform's hooks: `bool enter_compiled(Machine&, uint32_t)`

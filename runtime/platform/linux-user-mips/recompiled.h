@@ -6,22 +6,18 @@
 #include <span>
 
 #include "runtime/core/mips/fallback.h"
-#include "runtime/core/mips/recompiled.h"
+#include "runtime/core/function_table.h"
 #include "runtime/core/mips/step.h"
 #include "runtime/platform/linux-user-mips/machine.h"
 
 namespace kiln::mipsel {
 
-using FunctionEntry = r3000::FunctionEntry<Machine>; // the table shape both MIPS platforms share
-struct LoadSegment {
-  uint32_t address, memory_size;
-  std::span<const uint8_t> data; ///< file bytes (the rest up to memory_size is zero)
-};
+using FunctionEntry = guest::FunctionEntry<Machine>; // the table shape the 32-bit platforms share
 struct RecompiledProgram {
   const FunctionEntry* functions; ///< sorted by address
   size_t count;
   uint32_t entry;
-  const LoadSegment* segments;
+  const linux_calls::LoadSegment32* segments;
   size_t segment_count;
   uint32_t program_headers_address;
   uint16_t program_header_count, program_header_size;

@@ -24,7 +24,7 @@ uint32_t kseg0_alias(uint32_t address) {
 bool enter_compiled(Machine& m, uint32_t address) {
   if (!installed) return false;
   for (uint32_t candidate : {address, kseg0_alias(address)}) {
-    if (const FunctionEntry* it = r3000::find_function(installed->functions, installed->count, candidate)) {
+    if (const FunctionEntry* it = guest::find_function(installed->functions, installed->count, candidate)) {
       m.cpu.pc = candidate;
       it->function(m);
       return true;

@@ -5,13 +5,13 @@
 #include <cstdint>
 
 #include "runtime/core/mips/fallback.h"
-#include "runtime/core/mips/recompiled.h"
+#include "runtime/core/function_table.h"
 #include "runtime/core/mips/step.h"
 #include "runtime/platform/psx/machine.h"
 
 namespace kiln::psx {
 
-using FunctionEntry = r3000::FunctionEntry<Machine>; // the table shape both MIPS platforms share
+using FunctionEntry = guest::FunctionEntry<Machine>; // the table shape the 32-bit platforms share
 struct RecompiledProgram {
   const FunctionEntry* functions; ///< sorted by address
   size_t count;

@@ -1,4 +1,4 @@
-#include "recompiler/loaders/elf/elf32_mips.h"
+#include "recompiler/loaders/elf/elf32_program.h"
 
 #include <fmt/format.h>
 
@@ -7,17 +7,16 @@
 
 namespace kiln::elf {
 
-bool is_elf32_mips(std::span<const uint8_t> bytes) { return is_elf(bytes, false, em_mips); }
-
-Elf32MipsProgram parse_elf32_mips(std::span<const uint8_t> bytes, std::string name) {
+Elf32Program parse_elf32_program(std::span<const uint8_t> bytes, std::string name, const Elf32Machine& machine) {
   if (bytes.size() < 52) throw Error(at_offset(name, 0), "not a 32-bit ELF file: shorter than its 52-byte header");
-  if (!is_elf32_mips(bytes)) throw Error(at_offset(name, 0), "not a 32-bit MIPS ELF file");
+  if (!is_elf(bytes, false, machine.machine)) throw Error(at_offset(name, 0), fmt::format("not a 32-bit ELF file for {}", machine.name));
   const Container container(bytes, name);
   const FileHeader& h = container.header();
-  if (h.byte_order != Endian::little) throw Error(at_offset(name, 5), "big-endian MIPS: kiln runs little-endian mipsel programs only");
+  if (h.byte_order != machine.byte_order)
+    throw Error(at_offset(name, 5), fmt::format("the file's byte order is not that of {}", machine.name));
   if (h.type != et_exec)
     throw Error(at_offset(name, 16), fmt::format("ELF type {} is not ET_EXEC: link the program with -static (no PIE)", h.type));
-  Elf32MipsProgram program;
+  Elf32Program program;
   program.name = name;
   program.entry = static_cast<uint32_t>(h.entry);
   program.program_header_size = h.program_header_size;

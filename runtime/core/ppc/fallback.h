@@ -1,0 +1,51 @@
+#pragma once
+// The PowerPC fallback interpreter: control that reaches an address of the program's text which is not the start
+// of a recompiled function (the middle of one, a jump-table case discovery did not find, code only a computed
+// pointer reaches) runs here, one instruction at a time through the same semantics as the generated code, until
+// it returns the way a recompiled call returns: to the caller's return address (LR when it was entered) with the
+// caller's stack pointer (r1). Whenever control reaches the start of a recompiled function, that function runs
+// instead. The recompiler leaves the decoded text beside the program (one Opcode per word), so the runtime needs
+// no decoder.
+#include <cstdint>
+
+#include "runtime/core/function_table.h"
+#include "runtime/core/guest_log.h"
+#include "runtime/core/ppc/step.h"
+
+namespace kiln::ppc {
+
+using FallbackCode = guest::DecodedText<Opcode>;
+
+/// Runs guest code from `address` until it returns; false (nothing run) when `address` is no instruction of the
+/// text. `Platform` names the platform's hooks: `bool enter_compiled(Machine&, uint32_t)` (runs the recompiled
+/// function starting there, if there is one, leaving c.pc where it returned to), `resume_after_exception(Machine&,
+/// uint32_t pc)` (answers the exception; control goes on at c.next_pc) and `untranslated(Machine&, uint32_t address,
+/// uint32_t word, const char* why)` (does not return).
+template <class Platform, class Bus, class Machine>
+bool run_fallback(Machine& m, const FallbackCode& code, uint32_t address) {
+  if (code.at(address) == Opcode::count) return false;
+  rt::report_fallback_entry(address);
+  Cpu& c = m.cpu;
+  Bus bus{m};
+  const uint32_t link = c.lr, caller_sp = c.gpr[1];
+  c.pc = address;
+  for (bool first = true;; first = false) {
+    const uint32_t pc = c.pc;
+    if (!first) {
+      if (pc == link && c.gpr[1] == caller_sp) return true;
+      if (Platform::enter_compiled(m, pc)) continue;
+    }
+    const Opcode op = code.at(pc);
+    if (op == Opcode::count)
+      Platform::untranslated(m, pc, code.contains(pc) ? bus.read32(pc) : 0,
+                             code.contains(pc) ? "the fallback interpreter reached a word that is no instruction"
+                                               : "the fallback interpreter left the program's text");
+    c.next_pc = pc + 4;
+    c.exception_taken = false;
+    execute(op, c, bus, bus.read32(pc), pc);
+    if (c.exception_taken) [[unlikely]] Platform::resume_after_exception(m, pc);
+    c.pc = c.next_pc;
+  }
+}
+
+} // namespace kiln::ppc

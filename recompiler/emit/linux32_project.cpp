@@ -45,8 +45,15 @@ Linux32Text linux32_text(const elf::Elf32Program& program) {
   if (!text_segment.contains(program.code_start)) throw Error(in_file(program.name), "the code sections are not in the entry point's segment");
   Linux32Text text;
   text.base = program.code_start;
+  const std::vector<uint8_t>& bytes = program.data[text_index];
   const size_t skipped = program.code_start - text_segment.address;
-  text.code.assign(program.data[text_index].begin() + static_cast<std::ptrdiff_t>(skipped), program.data[text_index].end());
+  const size_t code_end = program.code_end > program.code_start && text_segment.contains(program.code_end - 1)
+                              ? program.code_end - text_segment.address
+                              : bytes.size();
+  text.code.assign(bytes.begin() + static_cast<std::ptrdiff_t>(skipped), bytes.begin() + static_cast<std::ptrdiff_t>(code_end));
+  // What follows the code in its segment (.rodata, .eh_frame) is data: jump tables and pointers are read there.
+  if (code_end < bytes.size())
+    text.data.push_back({static_cast<uint32_t>(text_segment.address + code_end), std::vector<uint8_t>(bytes.begin() + static_cast<std::ptrdiff_t>(code_end), bytes.end())});
   for (size_t i = 0; i < program.segments.size(); ++i)
     if (i != text_index) text.data.push_back({static_cast<uint32_t>(program.segments[i].address), program.data[i]});
   return text;

@@ -13,9 +13,10 @@
 
 namespace kiln::emit {
 
-/// The executable segment holding the entry point, from the first code section on (the segment begins with the
-/// ELF and program headers, whose words would otherwise look like code pointers), and the other segments (where
-/// GOT entries, jump tables and function pointers live).
+/// The code: the executable segment holding the entry point from its first code section to the end of its last
+/// (the segment begins with the ELF and program headers and ends with .rodata and .eh_frame, whose words would
+/// otherwise look like code); and as data the rest of that segment and the other segments (where GOT entries,
+/// jump tables and function pointers live).
 struct Linux32Text {
   uint32_t base = 0;
   std::vector<uint8_t> code;

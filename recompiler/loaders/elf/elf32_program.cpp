@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "recompiler/loaders/elf/elf_container.h"
 #include "runtime/base/error.h"
 
@@ -41,7 +43,10 @@ Elf32Program parse_elf32_program(std::span<const uint8_t> bytes, std::string nam
   }
   program.code_start = program.entry;
   for (const SectionHeader& s : container.section_headers())
-    if (s.executable() && s.size != 0 && s.address < program.code_start) program.code_start = static_cast<uint32_t>(s.address);
+    if (s.executable() && s.size != 0) {
+      program.code_start = std::min(program.code_start, static_cast<uint32_t>(s.address));
+      program.code_end = std::max(program.code_end, static_cast<uint32_t>(s.address + s.size));
+    }
   bool entry_ok = false;
   for (const Segment& s : program.segments) entry_ok |= s.executable() && s.contains(program.entry);
   if (!entry_ok) throw Error(at_offset(name, 24), fmt::format("entry point {:#010x} is not in an executable segment", program.entry));

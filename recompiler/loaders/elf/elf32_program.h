@@ -23,6 +23,9 @@ struct Elf32Program {
   /// The lowest address of an SHF_EXECINSTR section (the segment before it holds the ELF and program headers);
   /// the entry point when the file has no section headers.
   uint32_t code_start = 0;
+  /// One past the highest SHF_EXECINSTR section (.rodata and .eh_frame follow the code in its segment); 0 when
+  /// the file has no section headers (then the code runs to the segment's end).
+  uint32_t code_end = 0;
 };
 
 /// The machines kiln runs 32-bit executables of, with the byte order each must have.

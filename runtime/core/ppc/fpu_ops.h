@@ -36,6 +36,8 @@ constexpr uint32_t fprf_bits = 0x1Fu << fprf_shift, fpcc_bits = 0xFu << fprf_shi
 constexpr uint32_t vx_any = vxsnan | vxisi | vxidi | vxzdz | vximz | vxvc | vxsoft | vxsqrt | vxcvi;
 /// The exception bits: any of them going from 0 to 1 sets FX (mtfsf/mtfsfi excepted).
 constexpr uint32_t exception_bits = ox | ux | zx | xx | vx_any;
+/// Bit 11 (MSB-0 bit 20) is reserved: it reads as zero and writes to it are dropped.
+constexpr uint32_t reserved = 1u << 11;
 
 // FPRF classes (PEM "Floating-Point Result Flags").
 constexpr uint32_t class_qnan = 0x11, class_neg_inf = 0x09, class_neg_normal = 0x08, class_neg_denormal = 0x18,
@@ -186,7 +188,13 @@ inline Rounded round_result(uint32_t fpscr, bool single, Op op) {
     volatile double truncated = op();
     const bool lost = std::fetestexcept(FE_INEXACT);
     double odd = truncated;
-    if (lost) odd = std::bit_cast<double>(std::bit_cast<uint64_t>(odd) | 1);
+    if (lost) {
+      odd = std::bit_cast<double>(std::bit_cast<uint64_t>(odd) | 1);
+    } else if (odd == 0.0) {
+      std::fesetround(mode); // an exact zero's sign depends on the rounding mode (x - x is -0 rounding down)
+      volatile double exact = op();
+      odd = exact;
+    }
     std::fesetround(mode);
     std::feclearexcept(FE_ALL_EXCEPT);
     volatile double source = odd;
@@ -567,6 +575,7 @@ KILN_PPC_OP(mffs) {
 namespace fpu {
 /// After an explicit FPSCR write: FEX and VX are recomputed, never set by the write itself (PEM mtfsf).
 inline void written(Cpu& c, uint32_t w, uint32_t pc) {
+  c.fpscr &= ~reserved;
   update_summaries(c);
   finish(c, w, pc, true);
 }

@@ -155,7 +155,7 @@ TEST_CASE("ppc fpu: overflow, underflow with tininess before rounding, NI", "[pp
   CHECK(m.fprf() == fpu::class_pos_denormal);
 }
 
-TEST_CASE("ppc fpu: single-precision results fill ps1, double results keep it; lfs fills, lfd does not", "[ppc][semantics]") {
+TEST_CASE("ppc fpu: single-precision results fill ps1, double results keep it, lfs fills, lfd does not", "[ppc][semantics]") {
   Machine m;
   m.c.fpr[1] = Fpr{dbl(5.0), dbl(9.0)};
   m.set(2, 1.0);
@@ -242,7 +242,7 @@ TEST_CASE("ppc fpu: fres and frsqrte give the 750CL's estimates", "[ppc][semanti
   CHECK(std::fabs(m.get(1) / std::ldexp(1.0, 537) - 1.0) < 1.0 / 4096);
 }
 
-TEST_CASE("ppc fpu: fctiw's 750CL result word and rounding modes; frsp; stfs's store conversion", "[ppc][semantics]") {
+TEST_CASE("ppc fpu: fctiw's 750CL result word and rounding modes, frsp, stfs's store conversion", "[ppc][semantics]") {
   Machine m;
   m.set(2, -2.5);
   m.exec(assemble(Opcode::fctiw, {1, 2})); // nearest even: -2
@@ -293,7 +293,7 @@ TEST_CASE("ppc fpu: fctiw's 750CL result word and rounding modes; frsp; stfs's s
   CHECK(m.c.pc == 0x600u);
 }
 
-TEST_CASE("ppc fpu: compares set CR and FPCC; the FPSCR moves (PEM fcmpo, mtfsf, mcrfs)", "[ppc][semantics]") {
+TEST_CASE("ppc fpu: compares set CR and FPCC, the FPSCR moves (PEM fcmpo, mtfsf, mcrfs)", "[ppc][semantics]") {
   Machine m;
   m.set(1, 1.0);
   m.set(2, 2.0);
@@ -327,7 +327,7 @@ TEST_CASE("ppc fpu: compares set CR and FPCC; the FPSCR moves (PEM fcmpo, mtfsf,
   CHECK((m.c.fpscr & 3) == 1);
 }
 
-TEST_CASE("ppc fpu: MSR[FP] clear raises the FP unavailable exception (750CL UM 4.5.8)", "[ppc][semantics]") {
+TEST_CASE("ppc fpu: MSR.FP clear raises the FP unavailable exception (750CL UM 4.5.8)", "[ppc][semantics]") {
   Machine m;
   m.c.msr &= ~msr::fp;
   m.set(2, 1.0);

@@ -147,7 +147,7 @@ TEST_CASE("ppc memory: lwarx/stwcx. reservations (750CL UM 3.3.5: a 32-byte gran
   CHECK(m.c.pc == 0x600u);
 }
 
-TEST_CASE("ppc memory: dcbz, dcbz_l and HID2[LCE], icbi reaches the platform", "[ppc][semantics]") {
+TEST_CASE("ppc memory: dcbz, dcbz_l and HID2.LCE, icbi reaches the platform", "[ppc][semantics]") {
   Machine m;
   for (uint32_t i = 0; i < 64; ++i) m.bus.write8(0x800 + i, 0xFF);
   m.c.gpr[4] = 0x800;
@@ -170,7 +170,7 @@ TEST_CASE("ppc memory: dcbz, dcbz_l and HID2[LCE], icbi reaches the platform", "
   CHECK(m.bus.locked_blocks == std::vector<uint32_t>{0xE0000040u});
 }
 
-TEST_CASE("ppc memory: eciwx/ecowx need EAR[E] (PEM eciwx: a DSI otherwise)", "[ppc][semantics]") {
+TEST_CASE("ppc memory: eciwx/ecowx need EAR.E (PEM eciwx: a DSI otherwise)", "[ppc][semantics]") {
   Machine m;
   m.c.gpr[4] = 0x900;
   m.exec(assemble(Opcode::eciwx, {3, 0, 4}));

@@ -34,7 +34,7 @@ constexpr uint32_t gqr(unsigned load_type, unsigned load_scale, unsigned store_t
 
 } // namespace
 
-TEST_CASE("ppc paired: HID2[PSE] and [LSQE] gate the instructions (750CL UM HID2)", "[ppc][semantics]") {
+TEST_CASE("ppc paired: HID2 PSE and LSQE gate the instructions (750CL UM HID2)", "[ppc][semantics]") {
   Machine m;
   m.c.spr[spr::hid2] = 0;
   m.exec(assemble(Opcode::ps_add, {1, 2, 3}));
@@ -54,7 +54,7 @@ TEST_CASE("ppc paired: HID2[PSE] and [LSQE] gate the instructions (750CL UM HID2
   CHECK(m.c.pc == 0x800u);
 }
 
-TEST_CASE("ppc paired: psq_l dequantizes every type with the signed scale; W = 1 loads 1.0 into ps1", "[ppc][semantics]") {
+TEST_CASE("ppc paired: psq_l dequantizes every type with the signed scale, W = 1 loads 1.0 into ps1", "[ppc][semantics]") {
   Machine m;
   m.c.gpr[3] = 0x200;
   m.bus.write16(0x200, 0xFE10); // u8 254, 16 / s8 -2, 16

@@ -90,7 +90,7 @@ TEST_CASE("ppc decoder: every row decodes, Capstone names the base ISA and kiln 
     CHECK(insn.opcode == row.opcode);
     CHECK(insn.decoded_by_capstone == !row.beyond_capstone);
     // Capstone 4.0.2 decodes no OE = 1 form (addo, subfeo., ...): the table does.
-    if (row.has(ppc::has_oe)) {
+    if (row.has(ppc::trait::has_oe)) {
       const ppc::Instruction with_oe = decoder.decode(word | 0x400, 0x80003000);
       CHECK(with_oe.opcode == row.opcode);
       CHECK_FALSE(with_oe.decoded_by_capstone);

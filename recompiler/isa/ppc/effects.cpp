@@ -7,6 +7,8 @@
 namespace kiln::ppc {
 namespace {
 
+using namespace trait;
+
 constexpr uint32_t bit(unsigned r) { return 1u << r; }
 /// Registers first..31 (lmw/stmw).
 constexpr uint32_t from(unsigned first) { return first >= 32 ? 0u : ~0u << first; }

@@ -28,6 +28,7 @@ constexpr uint32_t z_d = 0x03E00000, z_a = 0x001F0000, z_b = 0x0000F800, z_c = 0
 
 using O = Operand;
 using L = Flow;
+using namespace trait;
 
 // Trait shorthands.
 constexpr uint32_t oe_rc = has_oe | has_rc;

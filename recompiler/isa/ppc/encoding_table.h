@@ -71,8 +71,9 @@ enum class Flow : uint8_t {
   exception_return,   ///< rfi
 };
 
-/// What an instruction needs or touches beyond its operands.
-enum Trait : uint32_t {
+/// What an instruction needs or touches beyond its operands (Encoding::traits bits).
+namespace trait {
+enum : uint32_t {
   has_oe = 1u << 0,       ///< bit 10 is OE: XER OV and SO are written when set
   has_rc = 1u << 1,       ///< bit 0 is Rc: CR0 (integer) or CR1 (FP) is written when set
   always_rc = 1u << 2,    ///< a record-only instruction (andi., addic., stwcx.): CR0 is always written
@@ -81,13 +82,14 @@ enum Trait : uint32_t {
   floating = 1u << 5,     ///< needs MSR[FP] (FP unavailable exception otherwise)
   fpscr_rw = 1u << 6,     ///< reads the rounding mode and writes FPSCR status bits
   paired = 1u << 7,       ///< needs HID2[PSE] (illegal instruction otherwise)
-  quantized = 1u << 8,    ///< needs HID2[LSQE] and reads a GQR
+  quantized = 1u << 8,    ///< reads a GQR; psq_l/psq_st need HID2[LSQE], the indexed forms HID2[PSE]
   locked_cache = 1u << 9, ///< needs HID2[LCE]
   privileged = 1u << 10,  ///< supervisor only (privileged instruction exception with MSR[PR] set)
   loads = 1u << 11,
   stores = 1u << 12,
   writes_ps1 = 1u << 13,  ///< writes both halves of frD (single-precision results, ps_*)
 };
+} // namespace trait
 
 struct Encoding {
   Opcode opcode;
@@ -96,13 +98,13 @@ struct Encoding {
   uint32_t mask;      ///< bits the instruction fixes: opcode, extended opcode and fields that must be zero
   Operand operands[5];
   Flow flow;
-  uint32_t traits;    ///< Trait bits
+  uint32_t traits;    ///< trait:: bits
   unsigned capstone_ids[4]; ///< Capstone 4 PPC_INS_* ids (aliases included) naming this row; 0 = unused
   bool beyond_capstone = false; ///< Capstone 4.0.2 (CS_ARCH_PPC, 32-bit big endian) does not decode this row
   std::span<const uint16_t> capstone_family = {}; ///< more ids, for rows Capstone names by many mnemonics
 
   bool matches(uint32_t word) const { return (word & mask) == match; }
-  bool has(Trait t) const { return (traits & t) != 0; }
+  bool has(uint32_t trait_bit) const { return (traits & trait_bit) != 0; }
 };
 
 /// Every row, in Opcode order.

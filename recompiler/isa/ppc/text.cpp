@@ -13,6 +13,8 @@
 namespace kiln::ppc {
 namespace {
 
+using namespace trait;
+
 std::string gpr(unsigned r) { return fmt::format("r{}", r); }
 std::string fpr(unsigned f) { return fmt::format("f{}", f); }
 std::string crf(unsigned f) { return fmt::format("cr{}", f); }

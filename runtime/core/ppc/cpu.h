@@ -40,7 +40,7 @@ constexpr unsigned hid0 = 1008, hid1 = 1009, iabr = 1010, hid4 = 1011, dabr = 10
 constexpr unsigned thrm1 = 1020, thrm2 = 1021, thrm3 = 1022;
 constexpr unsigned count = 1024;
 constexpr bool privileged(unsigned n) { return (n & 0x10) != 0; }
-/// The Gekko's PVR (750CL UM "Processor Version Register": Gekko reads 0008_xxxx, DOL titles see 00083214).
+/// The PVR of a retail GameCube's Gekko (DD2.4e, "HW2"), as Dolphin and gc-linux record it.
 constexpr uint32_t gekko_pvr = 0x00083214;
 } // namespace spr
 

@@ -22,6 +22,8 @@ constexpr uint32_t at_phdr = 3, at_phent = 4, at_phnum = 5, at_pagesz = 6, at_en
 /// AT_HWCAP: PPC_FEATURE_32 | PPC_FEATURE_HAS_FPU | PPC_FEATURE_HAS_MMU (a 750: no AltiVec), so glibc picks its
 /// plain PowerPC routines.
 constexpr uint32_t reported_hwcap = 0x80000000u | 0x08000000u | 0x04000000u;
+/// A user process's MSR: problem state, FP available, interrupts and translation on.
+constexpr uint32_t user_msr = ppc::msr::pr | ppc::msr::fp | ppc::msr::me | ppc::msr::ee | ppc::msr::ir | ppc::msr::dr;
 /// The 750's cache block: glibc's memset clears whole blocks with dcbz when it knows the size.
 constexpr uint32_t cache_block = 32;
 
@@ -66,7 +68,7 @@ int run_program(const RecompiledProgram& program, int argc, char** argv) {
         {at_pagesz, 4096}, {at_entry, program.entry}, {at_uid, 0}, {at_euid, 0}, {at_gid, 0}, {at_egid, 0},
         {at_hwcap, reported_hwcap}, {at_clktck, 100}, {at_secure, 0}};
     m.cpu.gpr[1] = linux_calls::build_stack32(m.space, Endian::big, args, env, auxv);
-    m.cpu.msr = ppc::msr::pr | ppc::msr::fp | ppc::msr::me | ppc::msr::ee | ppc::msr::ir | ppc::msr::dr; // a user process
+    m.cpu.msr = user_msr;
     m.cpu.pc = program.entry;
     call_guest(m, program.entry);
     throw Error(fmt::format("ppc32: the entry function returned (to {:#010x}) instead of calling exit", m.cpu.pc));
@@ -97,6 +99,17 @@ void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t expected) {
 }
 
 void resume_after_exception(Machine& m, uint32_t pc) {
+  ppc::Cpu& c = m.cpu;
+  const uint32_t word = Bus{m}.read32(pc);
+  constexpr uint32_t mfpvr_mask = 0xFC1FFFFEu, mfpvr = 0x7C1F42A6u; // mfspr rD, 287 (rD in bits 21-25)
+  if ((c.next_pc & 0xFFFF) == static_cast<uint32_t>(ppc::Exception::program) && (c.spr[ppc::spr::srr1] & ppc::srr1::privileged) &&
+      (word & mfpvr_mask) == mfpvr) {
+    c.gpr[ppc::field::d(word)] = c.spr[ppc::spr::pvr];
+    c.msr = user_msr; // the kernel returns with the process's MSR
+    c.exception_taken = false;
+    c.next_pc = pc + 4;
+    return;
+  }
   throw Error(fmt::format("ppc32: {} exception at {:#010x} (SRR1 {:#010x})", exception_name(m.cpu.next_pc), pc, m.cpu.spr[ppc::spr::srr1]));
 }
 

@@ -30,9 +30,10 @@ void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t expected);
 inline void check_return(Machine& m, uint32_t call_address, uint32_t expected) {
   if (m.cpu.pc != expected) [[unlikely]] returned_elsewhere(m, call_address, expected);
 }
-/// An exception raised at `pc` (a trap, an alignment or program exception): a Linux process gets a signal,
-/// which kiln reports as an error naming it.
-[[noreturn]] void resume_after_exception(Machine& m, uint32_t pc);
+/// An exception raised at `pc`. What the kernel emulates for user programs is done here and execution goes on
+/// (mfpvr: user mode may not read the PVR, Linux answers it); anything else (a trap, an alignment or other
+/// program exception) would be a signal, which kiln reports as an error naming it.
+void resume_after_exception(Machine& m, uint32_t pc);
 [[noreturn]] void untranslated(Machine& m, uint32_t address, uint32_t word, const char* why);
 
 /// main() of a recompiled program: loads the segments, builds the initial stack from argc/argv/environ and the

@@ -101,10 +101,8 @@ RelEntryPoint read_entry_point(const ByteReader& r, const RelModule& m, uint32_t
   return e;
 }
 
-/// Follows one import's relocation stream, resolving the commands into (section, offset) places.
-/// `budget` counts the entries every stream may still read: streams of a REL never share entries, so together
-/// they cannot hold more entries than the file, and overlapping streams cannot make reading quadratic.
-std::vector<RelRelocation> read_relocations(const ByteReader& r, const RelModule& m, const RelImport& import, uint64_t& budget) {
+/// Follows one import's relocation stream; `end` receives where it ends (past its R_DOLPHIN_END).
+std::vector<RelRelocation> read_relocations(const ByteReader& r, const RelModule& m, const RelImport& import, uint64_t& end) {
   std::vector<RelRelocation> out;
   std::optional<uint8_t> section;
   uint64_t position = 0;
@@ -112,13 +110,13 @@ std::vector<RelRelocation> read_relocations(const ByteReader& r, const RelModule
     if (at + rel_layout::relocation_entry_size > r.size())
       r.fail_at(import.entry_offset, fmt::format("the relocations for module {} from {:#x} run past the end of the file ({:#x} bytes) "
                                                  "without an R_DOLPHIN_END", import.module_id, import.relocations_offset, r.size()));
-    if (budget-- == 0)
-      r.fail_at(import.entry_offset, fmt::format("the relocations for module {} from {:#x} overlap another import's", import.module_id,
-                                                 import.relocations_offset));
     const uint16_t distance = r.peek_at<uint16_t>(at);
     const uint8_t type = r.peek_at<uint8_t>(at + 2), target = r.peek_at<uint8_t>(at + 3);
     const uint32_t addend = r.peek_at<uint32_t>(at + 4);
-    if (type == rel_type::dolphin_end) break;
+    if (type == rel_type::dolphin_end) {
+      end = at + rel_layout::relocation_entry_size;
+      break;
+    }
     position += distance;
     if (type == rel_type::dolphin_section) {
       if (target >= m.sections.size() || !m.sections[target].used() || m.sections[target].is_bss())
@@ -183,13 +181,24 @@ RelModule parse_rel(std::span<const uint8_t> bytes, std::string name) {
   if (uint64_t{m.imports_offset} + m.imports_size > r.size())
     r.fail_at(0x28, fmt::format("the import table [{:#x}, {:#x}) runs past the end of the file ({:#x} bytes)", m.imports_offset,
                                 uint64_t{m.imports_offset} + m.imports_size, r.size()));
-  uint64_t budget = r.size() / rel_layout::relocation_entry_size;
+  // Streams never share entries: checking that keeps reading linear in the file's size.
+  std::vector<std::pair<uint64_t, uint64_t>> streams;
   for (uint32_t at = m.imports_offset; at < m.imports_offset + m.imports_size; at += rel_layout::import_entry_size) {
     RelImport import{.module_id = r.peek_at<uint32_t>(at), .relocations_offset = r.peek_at<uint32_t>(at + 4), .entry_offset = at};
     for (const RelImport& earlier : m.imports)
       if (earlier.module_id == import.module_id)
         r.fail_at(at, fmt::format("the import table lists module {} twice (OSLink applies only the first)", import.module_id));
-    import.relocations = read_relocations(r, m, import, budget);
+    const auto overlap = [&](uint64_t begin, uint64_t end) {
+      for (const auto& [b, e] : streams)
+        if (begin < e && b < end)
+          r.fail_at(at, fmt::format("the relocations for module {} [{:#x}, {:#x}) overlap another import's [{:#x}, {:#x})",
+                                    import.module_id, begin, end, b, e));
+    };
+    overlap(import.relocations_offset, uint64_t{import.relocations_offset} + 1);
+    uint64_t end = 0;
+    import.relocations = read_relocations(r, m, import, end);
+    overlap(import.relocations_offset, end);
+    streams.emplace_back(import.relocations_offset, end);
     m.imports.push_back(std::move(import));
   }
   return m;

@@ -1,8 +1,8 @@
 #!/bin/sh
 # build_fixtures.sh MAKE_DOL MAKE_REL MAKE_GCM OUT: the GameCube loader tests' fixtures, built from fixtures/ with
 # the PowerPC cross tools (KILN_POWERPC_GCC, KILN_POWERPC_LD): the DOL (and its map) from a linked executable,
-# modules a and b as RELs of versions 1, 2 and 3, a module whose branch cannot reach the DOL, and a disc image
-# holding the modules.
+# modules a and b as RELs of versions 1, 2 and 3, a module whose branch cannot reach the DOL, an object calling
+# an undefined function, and a disc image holding the modules.
 set -eu
 make_dol=$1 make_rel=$2 make_gcm=$3 out=$4
 here=$(cd "$(dirname "$0")" && pwd)/fixtures
@@ -21,6 +21,7 @@ $cc -G 0 -c "$here/module_b.c" -o module_b_c.o
 $cc -c "$here/relocations.S" -o relocations.o
 $ld -r module_b_c.o relocations.o -o module_b.o
 $cc -c "$here/far_branch.S" -o far_branch.o
+$cc -G 0 -c "$here/undefined.c" -o undefined.o
 for version in 1 2 3; do
   mkdir -p "v$version"
   "$make_rel" --dol main.elf --version "$version" -o "v$version" module_a.o module_b.o

@@ -88,12 +88,12 @@ void check_small_disc(const GameCubeDisc& disc) {
   require_error([&] { (void)disc.read(disc.files()[0]); }, "'sub' is a directory", disc.name(), fst_at + 12);
 }
 
-TEST_CASE("Disc image: boot.bin, bi2.bin, apploader, FST and files, in memory", "[gamecube]") {
+TEST_CASE("gamecube Disc image: boot.bin, bi2.bin, apploader, FST and files, in memory", "[gamecube]") {
   const Bytes d = small_disc();
   check_small_disc(GameCubeDisc(disc_in_memory(d.data, "small.iso")));
 }
 
-TEST_CASE("Disc image: the same read from a file on demand", "[gamecube]") {
+TEST_CASE("gamecube Disc image: the same read from a file on demand", "[gamecube]") {
   const Bytes d = small_disc();
   const auto path = std::filesystem::temp_directory_path() / ("kiln-disc-test-" + std::to_string(::getpid()) + ".iso");
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(d.data.data()), static_cast<std::streamsize>(d.data.size()));
@@ -113,7 +113,7 @@ private:
   std::string name_ = "huge.iso";
 };
 
-TEST_CASE("Disc image: malformed images name the field or FST entry", "[gamecube]") {
+TEST_CASE("gamecube Disc image: malformed images name the field or FST entry", "[gamecube]") {
   const auto refuse = [](Bytes d, const std::string& expected, uint64_t offset) {
     require_error([&] { GameCubeDisc disc(disc_in_memory(d.data, "bad.iso")); (void)disc.read_boot_dol(); }, expected, "bad.iso", offset);
   };
@@ -168,7 +168,7 @@ Memory map:
               .init  80003100 00000064 00000100
 )";
 
-TEST_CASE("CodeWarrior map: layout rows as symbols, UNUSED and section rows skipped", "[gamecube]") {
+TEST_CASE("gamecube CodeWarrior map: layout rows as symbols, UNUSED and section rows skipped", "[gamecube]") {
   const SymbolMap map = read_symbol_map(codewarrior_map, "game.map");
   CHECK(map.format == MapFormat::codewarrior);
   REQUIRE(map.symbols.size() == 6);
@@ -192,7 +192,7 @@ TEST_CASE("CodeWarrior map: layout rows as symbols, UNUSED and section rows skip
   CHECK(map.symbols[5].object == "new.o (lib.a)");
 }
 
-TEST_CASE("Dolphin map: the virtual address in the first column too", "[gamecube]") {
+TEST_CASE("gamecube Dolphin map: the virtual address in the first column too", "[gamecube]") {
   const SymbolMap map = read_symbol_map(".text section layout\n80003100 000010 80003100 0 _start\n"
                                         "80003120 000008 80003120 0 dol_add \tmain.o\n\n.data section layout\n"
                                         "800031c0 000010 800031c0 0 dol_table\n",
@@ -207,7 +207,7 @@ TEST_CASE("Dolphin map: the virtual address in the first column too", "[gamecube
   CHECK(map.symbols[2].section == ".data");
 }
 
-TEST_CASE("Map files: what is not a map, and a malformed row, name the line", "[gamecube]") {
+TEST_CASE("gamecube Map files: what is not a map, and a malformed row, name the line", "[gamecube]") {
   require_error([] { (void)read_symbol_map("hello\nworld\n", "notes.txt"); }, "not a CodeWarrior or Dolphin map", "notes.txt", 0);
   require_error([] { (void)read_symbol_map(".text section layout\n80003100 000010 80003100 0 _start\n8000zz00 4 80003200 0 x\n", "bad.map"); },
                 "line 3: expected 'start size virtual-address [file-offset] alignment name' in section .text", "bad.map", 55);

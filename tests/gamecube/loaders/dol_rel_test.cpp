@@ -36,7 +36,7 @@ void require_error(const std::function<void()>& f, const std::string& expected, 
   }
 }
 
-TEST_CASE("DOL: sections, BSS around a data section, entry", "[gamecube]") {
+TEST_CASE("gamecube DOL: sections, BSS around a data section, entry", "[gamecube]") {
   const Dol dol = parse_dol(small_dol().data, "small.dol");
   REQUIRE(dol.sections.size() == 2);
   CHECK(dol.sections[0].name() == "text0");
@@ -64,7 +64,7 @@ TEST_CASE("DOL: sections, BSS around a data section, entry", "[gamecube]") {
   require_error([&] { (void)image.read(0x80003120, 4); }, "no segment of small.dol holds address 0x80003120", "small.dol", std::nullopt);
 }
 
-TEST_CASE("DOL: the uncached mirror is MEM1 too, and a size-0 section with stale fields is noted", "[gamecube]") {
+TEST_CASE("gamecube DOL: the uncached mirror is MEM1 too, and a size-0 section with stale fields is noted", "[gamecube]") {
   Bytes d = small_dol();
   d.u32(0x64, 0xc0004000).u32(0xd8, 0xc0003ff0);
   d.u32(0x04, 0x1234).u32(0x4c, 0x80009000); // text1: size 0
@@ -74,7 +74,7 @@ TEST_CASE("DOL: the uncached mirror is MEM1 too, and a size-0 section with stale
   CHECK(dol.image.notes[0].find("text1 has size 0 (unused) but offset 0x1234 and address 0x80009000") != std::string::npos);
 }
 
-TEST_CASE("DOL: malformed headers name the field", "[gamecube]") {
+TEST_CASE("gamecube DOL: malformed headers name the field", "[gamecube]") {
   const auto refuse = [](Bytes d, const std::string& expected, uint64_t offset) {
     require_error([&] { (void)parse_dol(d.data, "bad.dol"); }, expected, "bad.dol", offset);
   };
@@ -93,7 +93,7 @@ TEST_CASE("DOL: malformed headers name the field", "[gamecube]") {
   refuse(small_dol().u32(0xd8, 0x817ffff0), "BSS at 0x817ffff0 (size 0x40) is outside MEM1", 0xd8);
 }
 
-TEST_CASE("REL: header, sections, entry points and the relocation streams", "[gamecube]") {
+TEST_CASE("gamecube REL: header, sections, entry points and the relocation streams", "[gamecube]") {
   const RelModule m = parse_rel(small_rel().data, "small.rel");
   CHECK(m.id == 1);
   CHECK(m.version == 3);
@@ -122,7 +122,7 @@ TEST_CASE("REL: header, sections, entry points and the relocation streams", "[ga
   CHECK(m.imports[1].relocations[1].addend == 0x80003104);
 }
 
-TEST_CASE("REL: linked with the DOL at chosen addresses", "[gamecube]") {
+TEST_CASE("gamecube REL: linked with the DOL at chosen addresses", "[gamecube]") {
   const Dol dol = parse_dol(small_dol().data, "small.dol");
   const RelModule m = parse_rel(small_rel().data, "small.rel");
   const PlacedModule placed{&m, 0x80100000, 0x80100100};
@@ -155,7 +155,7 @@ TEST_CASE("REL: linked with the DOL at chosen addresses", "[gamecube]") {
   CHECK(defaults[0].bss_address == 0x80004140);  // past the 0x100-byte file, at bssAlign 32
 }
 
-TEST_CASE("REL linking refuses what does not fit", "[gamecube]") {
+TEST_CASE("gamecube REL linking refuses what does not fit", "[gamecube]") {
   const Dol dol = parse_dol(small_dol().data, "small.dol");
   const auto refuse_link = [&](Bytes r, PlacedModule placed, const std::string& expected, uint64_t offset) {
     const RelModule m = parse_rel(r.data, "bad.rel");
@@ -175,7 +175,7 @@ TEST_CASE("REL linking refuses what does not fit", "[gamecube]") {
   refuse_link(small_rel(), {nullptr, 0x817fff80, 0x80100100}, "load address 0x817fff80 (file size 0x100) is outside MEM1", 0);
 }
 
-TEST_CASE("REL: malformed files name the field or entry", "[gamecube]") {
+TEST_CASE("gamecube REL: malformed files name the field or entry", "[gamecube]") {
   const auto refuse = [](Bytes r, const std::string& expected, uint64_t offset) {
     require_error([&] { (void)parse_rel(r.data, "bad.rel"); }, expected, "bad.rel", offset);
   };
@@ -205,7 +205,7 @@ TEST_CASE("REL: malformed files name the field or entry", "[gamecube]") {
   refuse(small_rel().u32(0x94, 0xb0), "the relocations for module 0 [0xb0, 0xb1) overlap another import's [0x98, 0xc0)", 0x90);
 }
 
-TEST_CASE("REL versions 1 and 2 have shorter headers", "[gamecube]") {
+TEST_CASE("gamecube REL versions 1 and 2 have shorter headers", "[gamecube]") {
   Bytes v1 = small_rel();
   v1.u32(0x1c, 1);
   const RelModule m1 = parse_rel(v1.data, "v1.rel");
@@ -235,7 +235,7 @@ std::string refused(uint8_t type, uint32_t word, uint32_t address, uint32_t targ
   return problem ? *problem : "applied";
 }
 
-TEST_CASE("Relocation fields: the ABI's formulas, OSLink's masks, kiln's range checks", "[gamecube]") {
+TEST_CASE("gamecube Relocation fields: the ABI's formulas, OSLink's masks, kiln's range checks", "[gamecube]") {
   using namespace rel_type;
   CHECK(applied(ppc_addr32, 0, 0x80100000, 0x80018000) == 0x80018000);
   // #lo, #hi, #ha of 0x80018000: 0x8000, 0x8001, and 0x8002 (the low half is negative to addi).

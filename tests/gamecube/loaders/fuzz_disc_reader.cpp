@@ -1,0 +1,25 @@
+// libFuzzer: any bytes given to the disc reader give its headers and FST (every file inside the image, readable)
+// or a kiln::Error; the boot DOL it finds goes on to the DOL loader.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
+#include "recompiler/loaders/dol/disc_image.h"
+#include "recompiler/loaders/dol/dol.h"
+#include "runtime/base/error.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  try {
+    const kiln::gamecube::GameCubeDisc disc(kiln::gamecube::disc_in_memory({data, size}, "fuzz.iso"));
+    for (const kiln::gamecube::DiscFile& f : disc.files()) {
+      if (f.is_directory) continue;
+      if (uint64_t{f.offset} + f.size > size) std::abort(); // the reader promised every file lies inside
+      (void)disc.read(f);
+    }
+    (void)disc.rel_files();
+    const std::vector<uint8_t> dol = disc.read_boot_dol();
+    (void)kiln::gamecube::parse_dol(dol, "boot.dol");
+  } catch (const kiln::Error&) {
+  }
+  return 0;
+}

@@ -138,6 +138,8 @@ void write_disc(const DiscInput& input, const std::filesystem::path& output) {
     if (!e.is_directory) write_at(e.offset, read_file(e.source, {"a file on a disc", max_disc_size}));
   out.close();
   if (!out) throw Error(in_file(output.string()), with_errno("cannot write"));
+  const GameCubeDisc image(open_disc_file(output)); // what the reader would refuse is refused here
+  (void)image.read_boot_dol();
 }
 
 } // namespace kiln::gamecube::writer

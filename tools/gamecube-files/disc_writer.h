@@ -22,9 +22,9 @@ struct DiscInput {
   uint32_t file_alignment = 0x8000;  ///< where each file starts (a power of two, at least 4)
 };
 
-/// Writes the image; throws kiln::Error naming the input that cannot go on a disc (an ID that is not 6
-/// characters, a DOL the loader refuses, an apploader whose header does not match its size, a name table or
-/// image that grows past its limit).
+/// Writes the image and reads it back; throws kiln::Error naming the input that cannot go on a disc (an ID that
+/// is not 6 characters, a DOL the loader refuses, an apploader whose header does not match its size, a name table
+/// or image that grows past its limit).
 void write_disc(const DiscInput& input, const std::filesystem::path& output);
 
 } // namespace kiln::gamecube::writer

@@ -107,6 +107,8 @@ std::vector<Relocation> relocations_of(const PpcElf& elf, uint32_t id, const std
     if (rela.info >= elf.sections.size() || !is_loaded(elf.sections[rela.info])) continue; // debug info and the like
     const elf::SectionHeader& patched = elf.sections[rela.info];
     if (patched.type == elf::sht_nobits) continue;
+    if (rela.type == elf::sht_rel) // the addend would be in the place, which PowerPC objects never do
+      throw Error(at_offset(elf.name(), rela.header_offset), fmt::format("{} is SHT_REL; PowerPC objects carry SHT_RELA", rela.name));
     for (const elf::RelocationEntry& e : elf.container.relocations(rela)) {
       const auto fail = [&](const std::string& message) {
         throw Error(at_offset(elf.name(), e.entry_offset), fmt::format("relocation at {}+{:#x}: {}", patched.name, e.offset, message));

@@ -1,6 +1,8 @@
 #pragma once
-// Small DOL and REL files built field by field (the layouts of recompiler/loaders/dol/dol.h and rel.h): the
-// loader tests' inputs, the disc test's boot DOL, and the fuzz targets' seeds.
+// Small DOL, REL and disc image files built field by field (the layouts of recompiler/loaders/dol/dol.h, rel.h
+// and disc_image.h) and a CodeWarrior map: the loader tests' inputs and the fuzz targets' seeds.
+#include <string_view>
+
 #include "recompiler/loaders/dol/rel.h"
 #include "tests/gamecube/loaders/bytes_builder.h"
 
@@ -46,5 +48,63 @@ inline Bytes small_rel() {
   entry(0xe0, 0, rel_type::dolphin_end, 0, 0);
   return r;
 }
+
+inline constexpr uint32_t fst_at = 0x2600;
+
+// boot.bin for "GKLE01" version 1, bi2.bin (24 MiB, America), a 0x20-byte apploader, the small DOL at 0x2480, and
+// an FST of root, sub/ (holding m.REL), readme and an empty file; file bytes from 0x2800.
+inline Bytes small_disc() {
+  Bytes d(0x2a00);
+  d.text(0, "GKLE").text(4, "01").u8(7, 1).u32(0x1c, 0xc2339f3d).text(0x20, "kiln test disc");
+  d.u32(0x420, 0x2480).u32(0x424, fst_at).u32(0x428, 5 * 12 + 23).u32(0x42c, 5 * 12 + 23);
+  d.u32(0x440 + 4, 0x01800000).u32(0x440 + 0x18, 1);
+  d.text(0x2440, "2001/10/05").u32(0x2450, 0x81200000).u32(0x2454, 0x20).u32(0x2458, 0);
+  d.bytes(0x2480, small_dol().data);
+  const auto entry = [&](uint32_t i, uint32_t word0, uint32_t a, uint32_t b) { d.u32(fst_at + 12 * i, word0).u32(fst_at + 12 * i + 4, a).u32(fst_at + 12 * i + 8, b); };
+  entry(0, 0x01000000, 0, 5);
+  entry(1, 0x01000000 | 0, 0, 3);  // "sub"
+  entry(2, 4, 0x2800, 8);          // "m.REL"
+  entry(3, 10, 0x2808, 4);         // "readme"
+  entry(4, 17, 0x2810, 0);         // "empty"
+  d.bytes(fst_at + 60, std::vector<uint8_t>{'s', 'u', 'b', 0, 'm', '.', 'R', 'E', 'L', 0, 'r', 'e', 'a', 'd', 'm', 'e', 0,
+                                            'e', 'm', 'p', 't', 'y', 0});
+  d.text(0x2800, "RELBYTES").text(0x2808, "text");
+  return d;
+}
+
+// A CodeWarrior map in the linker's layout: the link tree, .init/.text blocks of the older 3-column form with a
+// section row, an UNUSED row and an "(entry of ...)" row, a .data block with the file-offset column, the memory map.
+inline constexpr std::string_view codewarrior_map = R"(Link map of __start
+  1] __start (func,global) found in os.a __start.c
+  2] main (func,global) found in main.o
+
+.init section layout
+  Starting        Virtual
+  address  Size   address
+  -----------------------
+  00000000 000064 80003100  1 .init 	os.a __start.c
+  00000000 000064 80003100  4 __start 	os.a __start.c
+  00000064 000000 80003164 __start_entry (entry of __start) 	os.a __start.c
+
+.text section layout
+  Starting        Virtual
+  address  Size   address
+  -----------------------
+  UNUSED   000048 ........ unused_function main.o
+  00000000 000050 80005940  4 main 	main.o
+  00000050 000050 80005990  4 helper 	main.o
+
+.data section layout
+  Starting        Virtual  File
+  address  Size   address  offset
+  ---------------------------------
+  00000000 000010 80210000 0020d000  8 table 	main.o
+  00000010 000004 80210010 0020d010 16 operator new(unsigned long) 	new.o (lib.a)
+
+Memory map:
+                   Starting Size     File
+                   address           Offset
+              .init  80003100 00000064 00000100
+)";
 
 } // namespace kiln::gamecube::testing

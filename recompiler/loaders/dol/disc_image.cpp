@@ -164,10 +164,11 @@ void GameCubeDisc::read_fst() {
   const ByteReader names = r.sub_reader(entry_at(count), fst.size() - entry_at(count));
 
   struct Open {
-    uint32_t end;   ///< one past the directory's last entry
+    uint32_t index; ///< the directory's entry
+    uint32_t end;   ///< one past its last entry
     std::string path;
   };
-  std::vector<Open> open{{count, ""}};
+  std::vector<Open> open{{0, count, ""}};
   for (uint32_t i = 1; i < count; ++i) {
     while (i >= open.back().end) open.pop_back();
     const size_t at = entry_at(i);
@@ -187,10 +188,10 @@ void GameCubeDisc::read_fst() {
     const uint32_t first = r.peek_at<uint32_t>(at + 4), second = r.peek_at<uint32_t>(at + 8);
     if (file.is_directory) {
       // `first` is the parent's index, `second` one past this directory's last entry, inside the parent's range.
-      if (first >= i || second <= i || second > open.back().end)
-        r.fail_at(at + 4, fmt::format("FST directory entry {} '{}' has parent {} and end {}, outside its parent's entries {}..{}", i,
-                                      file.path, first, second, i, open.back().end));
-      open.push_back({second, file.path + "/"});
+      if (first != open.back().index || second <= i || second > open.back().end)
+        r.fail_at(at + 4, fmt::format("FST directory entry {} '{}' has parent {} and end {}, but it lies in entry {}'s entries {}..{}", i,
+                                      file.path, first, second, open.back().index, i, open.back().end));
+      open.push_back({i, second, file.path + "/"});
     } else {
       file.offset = first;
       file.size = second;
@@ -227,6 +228,7 @@ std::vector<uint8_t> GameCubeDisc::read_boot_dol() const {
   const std::vector<uint8_t> header = source_->read(header_.dol_offset, dol_layout::header_size);
   const uint32_t size = dol_file_size(header, name() + " (boot DOL at " + fmt::format("{:#x}", header_.dol_offset) + ")");
   require_inside(name(), source_->size(), header_.dol_offset, size, "the boot DOL");
+  if (size > input::executable.max_bytes) refuse_oversized(name() + " (boot DOL)", size, input::executable);
   return source_->read(header_.dol_offset, size);
 }
 

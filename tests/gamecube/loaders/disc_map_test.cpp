@@ -109,7 +109,8 @@ TEST_CASE("gamecube Disc image: malformed images name the field or FST entry", "
   refuse(small_disc().u32(fst_at + 24, 0x100), "FST entry 2 names offset 0x100, past the name table (0x17 bytes)", fst_at + 25);
   refuse(small_disc().u32(fst_at + 48, 3), "FST entry 4 has the name '', which is not a file name", fst_at + 49);
   refuse(small_disc().u32(fst_at + 48, 0x02000011), "FST entry 4 has flags 0x2 (0 is a file, 1 a directory)", fst_at + 48);
-  refuse(small_disc().u32(fst_at + 20, 6), "FST directory entry 1 'sub' has parent 0 and end 6, outside its parent's entries 1..5", fst_at + 16);
+  refuse(small_disc().u32(fst_at + 20, 6), "FST directory entry 1 'sub' has parent 0 and end 6, but it lies in entry 0's entries 1..5", fst_at + 16);
+  refuse(small_disc().u32(fst_at + 16, 2), "FST directory entry 1 'sub' has parent 2 and end 3, but it lies in entry 0's entries 1..5", fst_at + 16);
   refuse(small_disc().u32(fst_at + 44, 0x1000), "FST file entry 3 'readme' [0x2808, 0x3808) runs past the end of the image", fst_at + 40);
   refuse(small_disc().u32(0x2480 + 0x1c, 0x600), "the boot DOL [0x2480, 0x2a90) runs past the end of the image", 0x2480);
   require_error([] { GameCubeDisc disc(std::make_unique<HugeSource>()); }, "more than a GameCube disc holds (1459978240)", "huge.iso", 0);

@@ -80,6 +80,15 @@ std::vector<std::pair<uint32_t, uint32_t>> uncovered(uint32_t begin, uint32_t en
 
 } // namespace
 
+bool is_dol(std::span<const uint8_t> bytes) {
+  try {
+    (void)parse_dol(bytes, "");
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 uint32_t dol_file_size(std::span<const uint8_t> header, const std::string& name) {
   const ByteReader r = header_reader(header, name);
   uint64_t end = header_size;

@@ -42,6 +42,8 @@ struct Dol {
 
 /// Parses and checks a DOL; `bytes` need not outlive the result (the image copies them).
 Dol parse_dol(std::span<const uint8_t> bytes, std::string name);
+/// True when `bytes` are a DOL parse_dol accepts (a DOL has no magic word: its checked header is what tells).
+bool is_dol(std::span<const uint8_t> bytes);
 /// Where a DOL whose header is `header` (at least 0x100 bytes) ends: the largest offset + size of its sections.
 /// Used to read a DOL out of a disc image before parsing it; throws like parse_dol for a short header.
 uint32_t dol_file_size(std::span<const uint8_t> header, const std::string& name);

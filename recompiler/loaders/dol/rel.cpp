@@ -204,4 +204,13 @@ RelModule parse_rel(std::span<const uint8_t> bytes, std::string name) {
   return m;
 }
 
+bool is_rel(std::span<const uint8_t> bytes) {
+  try {
+    (void)parse_rel(bytes, "");
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 } // namespace kiln::gamecube

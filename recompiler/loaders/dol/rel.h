@@ -93,5 +93,7 @@ struct RelModule {
 
 /// Parses and checks a REL (the bytes are copied).
 RelModule parse_rel(std::span<const uint8_t> bytes, std::string name);
+/// True when `bytes` are a REL parse_rel accepts (a REL has no magic word either).
+bool is_rel(std::span<const uint8_t> bytes);
 
 } // namespace kiln::gamecube

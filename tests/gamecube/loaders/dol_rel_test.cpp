@@ -61,6 +61,8 @@ TEST_CASE("gamecube DOL: sections, BSS around a data section, entry", "[gamecube
   CHECK(image.read_word(0x8000400c) == 0xd0d00003);
   CHECK(image.read_word(0x8000402c) == 0);
   CHECK(image.notes.empty());
+  CHECK(is_dol(small_dol().data));
+  CHECK_FALSE(is_dol(small_rel().data));
   require_error([&] { (void)image.read(0x80003120, 4); }, "no segment of small.dol holds address 0x80003120", "small.dol", std::nullopt);
 }
 
@@ -97,6 +99,8 @@ TEST_CASE("gamecube REL: header, sections, entry points and the relocation strea
   const RelModule m = parse_rel(small_rel().data, "small.rel");
   CHECK(m.id == 1);
   CHECK(m.version == 3);
+  CHECK(is_rel(small_rel().data));
+  CHECK_FALSE(is_rel(small_dol().data));
   CHECK(m.align == 8);
   CHECK(m.bss_align == 32);
   CHECK(m.fix_size == 0x98u);

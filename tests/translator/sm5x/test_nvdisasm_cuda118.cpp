@@ -1,6 +1,7 @@
 // Every instruction word of the CUDA 11.8 corpus listings for sm_50-62 (tests/translator/fixtures/cuda11.8, made
 // by tests/translator/cuda/regenerate_cuda118.sh) decodes with kiln's SM5x decoder, prints exactly as NVIDIA's
-// nvdisasm printed it and assembles back to its word; the counts per architecture are printed.
+// nvdisasm printed it and assembles back to its word (the TEXS/TLDS/TLD4S lines also from their text, through kiln's
+// text assembler); the counts per architecture are printed.
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
@@ -14,6 +15,7 @@
 #include "runtime/base/error.h"
 #include "tests/translator/sm86/nvdisasm_listing.h"
 #include "translator/sass/sm5x/instruction.h"
+#include "translator/sass/sm5x/text_assembler.h"
 #include "translator/sass/sm86/cubin.h"
 
 namespace fs = std::filesystem;
@@ -24,9 +26,22 @@ namespace {
 
 struct Counts {
   size_t total = 0, decoded = 0, agreeing = 0, round_trips = 0;
+  size_t scalar_texture_listed = 0, scalar_texture_assembled = 0;  // TEXS/TLDS/TLD4S lines, those kiln's text assembler reads
   std::map<std::string, size_t> failures_by_opcode;
   std::vector<std::string> examples;
 };
+
+bool is_scalar_texture(const std::string& text) {
+  return text.starts_with("TEXS") || text.starts_with("TLDS") || text.starts_with("TLD4S");
+}
+
+/// Texture instructions print the control word's reuse flags as .T/.P; the instruction word does not hold them.
+std::string without_reuse_flags(std::string text) {
+  for (const std::string_view flag : {".T ", ".P "}) {
+    for (size_t at; (at = text.find(flag)) != std::string::npos;) text.erase(at, 2);
+  }
+  return text;
+}
 
 void check(Counts& counts, const sm86::testing::ListedInstruction& listed, const std::string& file, uint8_t reuse) {
   ++counts.total;
@@ -38,6 +53,14 @@ void check(Counts& counts, const sm86::testing::ListedInstruction& listed, const
     if (sm5x::assemble(instruction) == listed.word.low) ++counts.round_trips;
   } catch (const kiln::Error& error) {
     ours = std::string("error: ") + error.what();
+  }
+  if (is_scalar_texture(listed.text)) {
+    ++counts.scalar_texture_listed;
+    try {
+      if (sm5x::assemble_sass(without_reuse_flags(listed.text)) == listed.word.low) ++counts.scalar_texture_assembled;
+    } catch (const kiln::Error& error) {
+      counts.examples.push_back(fmt::format("{}:{:04x} text assembler: {}", file, listed.offset, error.what()));
+    }
   }
   if (ours == listed.text) {
     ++counts.agreeing;
@@ -102,11 +125,15 @@ TEST_CASE("sm5x decoder agrees with nvdisasm 11.8 on every word of the sm_50-62 
         CHECK(listed_in_kernel * 32 == kernel.code.size() * 3);
       }
     }
-    WARN(fmt::format("{}: {} cubins, {} kernels, {} instructions, {} decoded, {} print as nvdisasm does, {} round-trip",
-                     folder, cubins.size(), kernels, counts.total, counts.decoded, counts.agreeing, counts.round_trips));
+    WARN(fmt::format("{}: {} cubins, {} kernels, {} instructions, {} decoded, {} print as nvdisasm does, {} round-trip; TEXS/TLDS/TLD4S: {} listed, {} assemble from their text",
+                     folder, cubins.size(), kernels, counts.total, counts.decoded, counts.agreeing, counts.round_trips, counts.scalar_texture_listed,
+                     counts.scalar_texture_assembled));
     INFO(report(counts));
     CHECK(kernels >= 50);
     CHECK(counts.round_trips == counts.decoded);
+    // The text assembler reads nvdisasm's notation of the scalar texture forms back to the listed words.
+    CHECK(counts.scalar_texture_assembled == counts.scalar_texture_listed);
+    if (std::string(folder) != "sm_53-G") CHECK(counts.scalar_texture_listed >= 4);
     // Every listed word decodes, prints exactly as nvdisasm printed it and assembles back to itself.
     CHECK(counts.decoded == counts.total);
     CHECK(counts.agreeing == counts.total);

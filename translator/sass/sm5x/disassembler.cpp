@@ -53,14 +53,6 @@ std::string bit_set_text(uint64_t bits) {
   return "{" + text + "}";
 }
 
-/// A TEXS/TLDS component mask (3 bits): with one destination register (the first operand RZ) it picks one or
-/// two components, with two it picks three or four (Mesa's emitter tables; the listings show R, RG and RGBA).
-std::string component_mask_text(int64_t value, bool one_register) {
-  static const char* const one[] = {"R", "G", "B", "A", "RG", "RA", "GA", "BA"};
-  static const char* const two[] = {"RGB", "RGA", "RBA", "GBA", "RGBA", "?", "?", "?"};
-  return (one_register ? one : two)[value & 7];
-}
-
 std::string operand_text(const OperandSpec& spec, const Operand& operand, bool reuse, bool one_register) {
   std::string text;
   switch (operand.kind) {
@@ -69,7 +61,7 @@ std::string operand_text(const OperandSpec& spec, const Operand& operand, bool r
     text = std::string(operand.invert ? "!" : "") + (operand.index == kPT ? "PT" : fmt::format("P{}", operand.index));
     break;
   case OperandKind::integer:
-    if (spec.component_mask) text = component_mask_text(operand.value, one_register);
+    if (spec.component_mask) text = std::string(component_mask_name(operand.value, one_register));
     else if (spec.bit_set) text = bit_set_text(static_cast<uint64_t>(operand.value));
     else text = hex(operand.value);
     break;

@@ -203,6 +203,13 @@ ModifierSpec parse_modifier(const EncodingRow& row, const std::string& token) {
 
 } // namespace
 
+// Mesa's emitter tables (gm107 TEXS/TLDS); the CUDA 11.8 listings show R, RG and RGBA.
+std::string_view component_mask_name(int64_t value, bool one_register) {
+  static constexpr std::string_view one[] = {"R", "G", "B", "A", "RG", "RA", "GA", "BA"};
+  static constexpr std::string_view two[] = {"RGB", "RGA", "RBA", "GBA", "RGBA", "?", "?", "?"};
+  return (one_register ? one : two)[value & 7];
+}
+
 unsigned BitField::width() const {
   unsigned total = 0;
   for (const BitRange& range : ranges) total += range.width;

@@ -98,6 +98,11 @@ struct Encoding {
   std::string_view source_operands;///< the row's notation, for messages
 };
 
+/// What a TEXS/TLDS component-mask value (3 bits) names, as the disassembly prints it and the text assembler reads
+/// it: with one destination register (the first operand RZ) one or two components, with two three or four; "?"
+/// where a value names none.
+std::string_view component_mask_name(int64_t value, bool one_register);
+
 /// All rows, most specific first (decode takes the first row whose mask matches).
 const std::vector<Encoding>& encodings();
 

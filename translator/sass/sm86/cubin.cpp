@@ -20,7 +20,7 @@ constexpr uint8_t kAttrMaxThreads = 0x05, kAttrParamCbank = 0x0a, kAttrRequiredT
                   kAttrFrameSize = 0x11, kAttrKernelParamInfo = 0x17, kAttrCbankParamSize = 0x19,
                   kAttrExitOffsets = 0x1c, kAttrRegisterCount = 0x2f;
 
-constexpr uint32_t kSectionSymbols = 2, kSectionNoBits = 8, kSectionRel = 9;
+constexpr uint32_t kSectionSymbols = 2, kSectionRela = 4, kSectionNoBits = 8, kSectionRel = 9;
 constexpr uint32_t kRelocationCuda64 = 2;  // R_CUDA_64: a 64-bit absolute address (nvlink's R_CUDA_* order)
 constexpr uint32_t kMaxConstantBank = 17;
 
@@ -339,6 +339,20 @@ Cubin parse_cubin(std::span<const uint8_t> bytes, const std::string& file) {
     for (size_t other = 0; other < sections.size(); ++other) {
       const Section& section = sections[other];
       if (section.info != index) continue;
+      if (section.type == kSectionRel || section.type == kSectionRela) {
+        const size_t relocation_size = section.type == kSectionRela ? 24 : 16;  // RELA adds an addend
+        ByteReader entries = reader.sub_reader(section.offset, section.size);
+        while (entries.remaining() >= relocation_size) {
+          const uint64_t entry = entries.absolute_offset();
+          const uint64_t offset = entries.u64();
+          entries.u64();  // symbol and type: kiln reads the word, not the symbol's value
+          if (relocation_size == 24) entries.u64();
+          if (offset >= kernel.code.size()) {
+            reader.fail_at(entry, fmt::format("{}: relocation at 0x{:x} outside the {}-byte code", section.name, offset, kernel.code.size()));
+          }
+          kernel.code_relocations.push_back(offset);
+        }
+      }
       if (auto bank = constant_bank_number(section.name, kernel.name)) {
         kernel.constant_banks.push_back(read_constant_bank(reader, sections, other, *bank, symbols, global_placement));
       }

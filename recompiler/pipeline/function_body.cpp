@@ -50,8 +50,17 @@ std::string FunctionBody::leave_for(uint64_t target) const {
 std::string FunctionBody::call(uint64_t target, uint64_t call_address, uint64_t return_address) const {
   const std::string callee = found_.is_function_start(target) ? fmt::format("{}(m)", host_function_name(target))
                                                                : fmt::format("kiln_platform::call_guest(m, {:#010x}u)", target);
-  return fmt::format("c.pc = {:#010x}u; {}; kiln_platform::check_return(m, {:#010x}u, {:#010x}u);", target, callee, call_address,
-                     return_address);
+  return fmt::format("c.pc = {:#010x}u; {}; {}", target, callee, check_return(call_address, return_address));
+}
+
+std::string FunctionBody::check_return(uint64_t call_address, uint64_t return_address) const {
+  return fmt::format("if (c.pc != {:#010x}u) [[unlikely]] {{ kiln_platform::returned_elsewhere(m, {:#010x}u, {:#010x}u, {:#010x}u, "
+                     "entry_link, entry_sp); return; }}",
+                     return_address, call_address, function_.start, function_.end);
+}
+
+std::string FunctionBody::entry_state(std::string_view link, std::string_view stack_pointer) {
+  return fmt::format("  const uint32_t entry_link = {}, entry_sp = {};\n", link, stack_pointer);
 }
 
 std::string FunctionBody::fall_out(uint64_t next) const {

@@ -34,8 +34,16 @@ public:
   std::string go_to(uint64_t target) const;
   /// Control leaves for `target` (a tail call of another function or through call_guest), then this returns.
   std::string leave_for(uint64_t target) const;
-  /// A call of `target` from `call_address`; the callee must come back to `return_address` (check_return).
+  /// A call of `target` from `call_address`, then check_return(call_address, return_address).
   std::string call(uint64_t target, uint64_t call_address, uint64_t return_address) const;
+  /// After a call: the callee came back to `return_address`, or elsewhere (longjmp to a setjmp): then the
+  /// platform's returned_elsewhere resumes this frame in the fallback interpreter when the landing address is in
+  /// this function and the stack pointer in its frame, and this host function returns either way (a frame further
+  /// up takes over otherwise). It reads the locals entry_state() declares.
+  std::string check_return(uint64_t call_address, uint64_t return_address) const;
+  /// The function's first statement: the return address and stack pointer it was entered with (`link` and
+  /// `stack_pointer` name them in the ISA's Cpu), for check_return.
+  static std::string entry_state(std::string_view link, std::string_view stack_pointer);
   /// Execution falls through to `next` after the last instruction of a run: nothing when this function
   /// continues there or `next` lies inside it unreached, else a tail call (functions that fall into the next one).
   std::string fall_out(uint64_t next) const;

@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <string_view>
 
-#include "recompiler/loaders/elf/elf_container.h"
+#include "runtime/base/elf_container.h"
 #include "recompiler/loaders/switch/exefs.h"
 #include "recompiler/loaders/switch/switch_module.h"
 #include "recompiler/pipeline/front_end.h"

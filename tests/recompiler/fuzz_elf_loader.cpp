@@ -6,7 +6,7 @@
 
 #include "recompiler/analysis/program.h"
 #include "recompiler/loaders/elf/elf32_program.h"
-#include "recompiler/loaders/elf/elf_container.h"
+#include "runtime/base/elf_container.h"
 #include "runtime/base/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "recompiler/loaders/elf/elf_container.h"
+#include "runtime/base/elf_container.h"
 
 namespace kiln::gamecube::writer {
 

@@ -62,6 +62,7 @@ public:
   size_t write() {
     out_ += fmt::format("void {}(kiln_platform::Machine& m) {{\n  kiln::r3000::Cpu& c = m.cpu;\n  kiln_platform::Bus bus{{m}};\n",
                         host_function_name(f_.start));
+    out_ += pipeline::FunctionBody::entry_state("c.gpr[31]", "c.gpr[29]");
     size_t count = 0;
     for (uint64_t a : body_.reached()) {
       if (body_.has_label(a)) out_ += fmt::format("L_{:08x}:\n", a);
@@ -144,8 +145,7 @@ private:
       }
       case Flow::call: out_ += body_.call(static_target(i), a, a + 8) + " (void)b_; }\n"; break;
       case Flow::call_register:
-        out_ += fmt::format("c.pc = b_.target; kiln_platform::call_guest(m, b_.target); kiln_platform::check_return(m, {:#010x}u, {:#010x}u); }}\n",
-                            a, next);
+        out_ += fmt::format("c.pc = b_.target; kiln_platform::call_guest(m, b_.target); {} }}\n", body_.check_return(a, next));
         break;
       case Flow::jump_register: {
         if (r3000::field_rs(i.word) == 31) {

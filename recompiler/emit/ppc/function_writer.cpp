@@ -30,6 +30,7 @@ public:
   size_t write() {
     out_ += fmt::format("void {}(kiln_platform::Machine& m) {{\n  kiln::ppc::Cpu& c = m.cpu;\n  kiln_platform::Bus bus{{m}};\n",
                         pipeline::host_function_name(f_.start));
+    out_ += pipeline::FunctionBody::entry_state("c.lr", "c.gpr[1]");
     size_t count = 0;
     for (uint64_t a : body_.reached()) {
       if (body_.has_label(a)) out_ += fmt::format("L_{:08x}:\n", a);
@@ -79,7 +80,7 @@ private:
       case pipeline::Flow::jump: when_taken(body_.go_to(t.target)); break;
       case pipeline::Flow::call: when_taken(body_.call(t.target, a, next)); break;
       case pipeline::Flow::call_register:
-        when_taken(fmt::format("c.pc = c.next_pc; kiln_platform::call_guest(m, c.pc); kiln_platform::check_return(m, {:#010x}u, {:#010x}u);", a, next));
+        when_taken(fmt::format("c.pc = c.next_pc; kiln_platform::call_guest(m, c.pc); {}", body_.check_return(a, next)));
         break;
       case pipeline::Flow::jump_register: {
         if (t.returns) { // blr (the caller checks where it lands), rfi (the platform entered the handler)

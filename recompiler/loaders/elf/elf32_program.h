@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "recompiler/loaders/elf/elf_container.h"
+#include "runtime/base/elf_container.h"
 #include "recompiler/loaders/elf/elf_file.h"
 
 namespace kiln::elf {

@@ -21,13 +21,13 @@ using FallbackCode = guest::DecodedText<Opcode>;
 /// function starting there, if there is one, leaving c.pc where it returned to), `resume_after_exception(Machine&,
 /// uint32_t pc)` (answers the exception; control goes on at c.next_pc) and `untranslated(Machine&, uint32_t address,
 /// uint32_t word, const char* why)` (does not return).
+/// run_fallback_until: the same, until control reaches `link` with the stack pointer at `caller_sp`.
 template <class Platform, class Bus, class Machine>
-bool run_fallback(Machine& m, const FallbackCode& code, uint32_t address) {
+bool run_fallback_until(Machine& m, const FallbackCode& code, uint32_t address, uint32_t link, uint32_t caller_sp) {
   if (code.at(address) == Opcode::count) return false;
   rt::report_fallback_entry(address);
   Cpu& c = m.cpu;
   Bus bus{m};
-  const uint32_t link = c.lr, caller_sp = c.gpr[1];
   c.pc = address;
   for (bool first = true;; first = false) {
     const uint32_t pc = c.pc;
@@ -46,6 +46,24 @@ bool run_fallback(Machine& m, const FallbackCode& code, uint32_t address) {
     if (c.exception_taken) [[unlikely]] Platform::resume_after_exception(m, pc);
     c.pc = c.next_pc;
   }
+}
+
+template <class Platform, class Bus, class Machine>
+bool run_fallback(Machine& m, const FallbackCode& code, uint32_t address) {
+  return run_fallback_until<Platform, Bus>(m, code, address, m.cpu.lr, m.cpu.gpr[1]);
+}
+
+/// A call in the recompiled function [start, end), entered with `entry_link` and `entry_sp`, came back to c.pc
+/// instead of after the call: a longjmp landed at the return address of a setjmp, with r1 restored. When c.pc
+/// lies in this function and r1 in its frame (below the one it was entered with; a deeper activation of the same
+/// function was entered lower), this frame is the one to resume: the rest of it runs in the fallback interpreter
+/// until it returns as the function would. Otherwise nothing happens here and the host function returns, so a
+/// frame further up takes over.
+template <class Platform, class Bus, class Machine>
+void resume_frame(Machine& m, const FallbackCode& code, uint32_t start, uint32_t end, uint32_t entry_link, uint32_t entry_sp) {
+  Cpu& c = m.cpu;
+  if (c.pc < start || c.pc >= end || c.gpr[1] >= entry_sp) return;
+  run_fallback_until<Platform, Bus>(m, code, c.pc, entry_link, entry_sp);
 }
 
 } // namespace kiln::ppc

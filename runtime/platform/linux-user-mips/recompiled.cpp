@@ -49,10 +49,8 @@ void call_guest(Machine& m, uint32_t address) {
                           "instruction of the program's text", address));
 }
 
-void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t expected) {
-  throw Error(fmt::format("mipsel: the call at {:#010x} returned to {:#010x} instead of {:#010x}; recompiled code "
-                          "cannot follow a return to another address",
-                          call_address, m.cpu.pc, expected));
+void returned_elsewhere(Machine& m, uint32_t, uint32_t start, uint32_t end, uint32_t entry_link, uint32_t entry_sp) {
+  if (installed) r3000::resume_frame<FallbackHooks, Bus>(m, installed->fallback, start, end, entry_link, entry_sp);
 }
 
 void resume_after_exception(Machine& m, uint32_t pc) {

@@ -28,10 +28,11 @@ void install(const RecompiledProgram& program);
 /// Runs the recompiled function at `address` (c.pc must be `address`), else the fallback interpreter from there;
 /// an address outside the text stops with an error.
 void call_guest(Machine& m, uint32_t address);
-void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t expected);
-inline void check_return(Machine& m, uint32_t call_address, uint32_t expected) {
-  if (m.cpu.pc != expected) [[unlikely]] returned_elsewhere(m, call_address, expected);
-}
+/// After a call from `call_address` in the recompiled function [start, end), entered with `entry_link` and
+/// `entry_sp`, came back to c.pc instead of after the call (longjmp): this frame resumes in the fallback
+/// interpreter when the landing address is in the function and the stack pointer in its frame; else the caller
+/// returns and a frame further up takes over.
+void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t start, uint32_t end, uint32_t entry_link, uint32_t entry_sp);
 /// SYSCALL at `pc` is answered and execution resumes at pc + 4; any other exception stops with an error.
 void resume_after_exception(Machine& m, uint32_t pc);
 [[noreturn]] void untranslated(Machine& m, uint32_t address, uint32_t word, const char* why);

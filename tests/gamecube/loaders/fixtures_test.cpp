@@ -18,7 +18,7 @@
 #include "recompiler/loaders/dol/module_link.h"
 #include "recompiler/loaders/dol/rel.h"
 #include "recompiler/loaders/dol/symbol_map.h"
-#include "recompiler/loaders/elf/elf_container.h"
+#include "runtime/base/elf_container.h"
 #include "runtime/base/bits.h"
 #include "runtime/base/error.h"
 #include "runtime/base/file_writer.h"

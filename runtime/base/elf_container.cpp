@@ -1,4 +1,4 @@
-#include "recompiler/loaders/elf/elf_container.h"
+#include "runtime/base/elf_container.h"
 
 #include <fmt/format.h>
 

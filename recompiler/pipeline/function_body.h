@@ -66,6 +66,14 @@ std::string write_function_files(const DiscoveredFunctions& found, std::string_v
 /// the host's (little-endian) order, from `opcode_of`; returns the assembly that places it in the program as
 /// kiln_guest_opcodes (declared by opcode_table_declaration()).
 std::string write_opcode_table(uint64_t start, uint64_t end, const std::function<uint16_t(uint64_t)>& opcode_of, ProjectFiles& files);
+/// write_opcode_table over an ISA's program image (base(), end(), instruction(a) with `decoded` and `opcode`).
+template <class Image>
+std::string write_decoded_text(const Image& image, ProjectFiles& files) {
+  return write_opcode_table(image.base(), image.end(), [&](uint64_t a) {
+    const auto& i = image.instruction(a);
+    return static_cast<uint16_t>(i.decoded ? i.opcode : decltype(i.opcode)::count);
+  }, files);
+}
 std::string opcode_table_declaration();
 /// The C++ of the platform's guest::DecodedText over kiln_guest_opcodes: `type` (e.g. kiln::ppc::FallbackCode)
 /// for the text at `base`.

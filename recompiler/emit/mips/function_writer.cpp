@@ -200,11 +200,4 @@ std::string write_function_files(const ProgramImage& image, std::string_view ban
       files, summary);
 }
 
-std::string write_fallback_opcodes(const ProgramImage& image, pipeline::ProjectFiles& files) {
-  return pipeline::write_opcode_table(image.base(), image.end(), [&](uint64_t a) {
-    const Instruction& i = image.instruction(a);
-    return static_cast<uint16_t>(i.decoded ? i.opcode : Opcode::count);
-  }, files);
-}
-
 } // namespace kiln::mips

@@ -79,7 +79,7 @@ void write_psx_project(const std::filesystem::path& input, const ProjectRoots& r
   write("function_table.cpp", table);
   files.write("text.bin", std::span<const uint8_t>(exe.text));
   write("guest_image.S", ".section .rodata\n.balign 16\n.global kiln_guest_text\n.global kiln_guest_text_end\nkiln_guest_text:\n"
-                         ".incbin \"text.bin\"\nkiln_guest_text_end:\n" + write_fallback_opcodes(image, files) +
+                         ".incbin \"text.bin\"\nkiln_guest_text_end:\n" + pipeline::write_decoded_text(image, files) +
                          ".section .note.GNU-stack,\"\",@progbits\n");
   write("main.cpp", std::string(psx_banner) + "#include \"runtime/platform/psx/recompiled.h\"\n\n"
                     "extern const kiln::psx::RecompiledProgram kiln_psx_program;\n\n"
@@ -100,9 +100,10 @@ void write_mipsel_linux_project(std::span<const uint8_t> bytes, const std::files
   const emit::Linux32Platform platform{
       mipsel_banner, "kiln_recompiled_mipsel", "kiln::mipsel", "runtime/platform/linux-user-mips/recompiled.h", "kiln_mipsel_program",
       {"base/error.cpp", "core/guest_log.cpp", "platform/linux-user-mips/recompiled.cpp", "platform/linux-user-mips/system_calls.cpp",
-       "platform/linux-syscalls/abi.cpp", "platform/linux-syscalls/system_calls.cpp", "platform/linux-syscalls/process32.cpp"}};
+       "platform/linux-syscalls/abi.cpp", "platform/linux-syscalls/system_calls.cpp", "platform/linux-syscalls/process32.cpp",
+       "platform/linux-syscalls/program32.cpp"}};
   std::string table = write_function_files(image, platform.banner, platform.platform_namespace, platform.recompiled_header, files, summary);
-  emit::write_linux32_project(program, platform, std::move(table), write_fallback_opcodes(image, files), pipeline::opcode_table_expression("kiln::r3000::FallbackCode", image.base()),
+  emit::write_linux32_project(program, platform, std::move(table), pipeline::write_decoded_text(image, files), pipeline::opcode_table_expression("kiln::r3000::FallbackCode", image.base()),
                               roots.source_root, files);
 }
 

@@ -27,8 +27,5 @@ std::string write_function_files(const ProgramImage& image, std::string_view ban
                                  std::string_view recompiled_header, pipeline::ProjectFiles& files,
                                  pipeline::RecompileSummary& summary);
 
-/// The text as the fallback interpreter reads it (runtime/core/ppc/fallback.h): `opcodes.bin`, one big-endian
-/// Opcode per word; returns the assembly that places it in the program as kiln_guest_opcodes.
-std::string write_fallback_opcodes(const ProgramImage& image, pipeline::ProjectFiles& files);
 
 } // namespace kiln::ppc

@@ -24,6 +24,16 @@ const FunctionEntry<Machine>* find_function(const FunctionEntry<Machine>* entrie
   return it != end && it->address == address ? it : nullptr;
 }
 
+/// Runs the recompiled function starting at `address` (c.pc set to it) when the table has one; false otherwise.
+template <class Machine>
+bool enter_function(const FunctionEntry<Machine>* entries, size_t count, Machine& m, uint32_t address) {
+  const FunctionEntry<Machine>* it = find_function(entries, count, address);
+  if (!it) return false;
+  m.cpu.pc = address;
+  it->function(m);
+  return true;
+}
+
 /// The program's text as the recompiler decoded it, for a fallback interpreter: one opcode per word from `base`
 /// (Opcode::count: the word is no instruction), so the runtime needs no decoder.
 template <class Opcode>

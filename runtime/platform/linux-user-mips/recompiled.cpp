@@ -8,16 +8,10 @@
 
 #include "runtime/base/error.h"
 
-extern char** environ;
-
 namespace kiln::mipsel {
 namespace {
 
 const RecompiledProgram* installed = nullptr;
-
-// Auxiliary vector keys (linux/auxvec.h).
-constexpr uint32_t at_phdr = 3, at_phent = 4, at_phnum = 5, at_pagesz = 6, at_entry = 9, at_uid = 11, at_euid = 12,
-                   at_gid = 13, at_egid = 14, at_hwcap = 16, at_clktck = 17, at_secure = 23;
 
 } // namespace
 
@@ -25,12 +19,7 @@ void install(const RecompiledProgram& program) { installed = &program; }
 
 namespace {
 bool enter_compiled(Machine& m, uint32_t address) {
-  if (!installed) return false;
-  const FunctionEntry* it = guest::find_function(installed->functions, installed->count, address);
-  if (!it) return false;
-  m.cpu.pc = address;
-  it->function(m);
-  return true;
+  return installed && guest::enter_function(installed->functions, installed->count, m, address);
 }
 
 struct FallbackHooks {
@@ -73,36 +62,19 @@ void untranslated(Machine&, uint32_t address, uint32_t word, const char* why) {
   throw Error(fmt::format("mipsel: reached the untranslated instruction {:08x} at {:#010x}: {}", word, address, why));
 }
 
-namespace {
-int run_program(const RecompiledProgram& program, int argc, char** argv) {
-  try {
-    install(program);
-    Machine m;
-    linux_calls::reserve_space32(m.space);
-    linux_calls::load_program32(m.space, program.segments, program.segment_count);
-    std::vector<std::string> args(argv, argv + argc), env;
-    for (char** e = environ; *e; ++e) env.emplace_back(*e);
-    const std::vector<std::pair<uint32_t, uint32_t>> auxv = {
-        {at_phdr, program.program_headers_address}, {at_phent, program.program_header_size}, {at_phnum, program.program_header_count},
-        {at_pagesz, 4096}, {at_entry, program.entry}, {at_uid, 0}, {at_euid, 0}, {at_gid, 0}, {at_egid, 0}, {at_hwcap, 0},
-        {at_clktck, 100}, {at_secure, 0}};
-    m.cpu.gpr[29] = linux_calls::build_stack32(m.space, Endian::little, args, env, auxv);
-    m.cpu.gpr[2] = 0; // $v0 (and $a0..): zero at entry; glibc's _start takes rtld_fini from $v0
-    m.cpu.pc = program.entry;
-    call_guest(m, program.entry);
-    throw Error(fmt::format("mipsel: the entry function returned (to {:#010x}) instead of calling exit", m.cpu.pc));
-  } catch (const linux_calls::ProcessExit& exit) {
-    return exit.status;
-  } catch (const Error& e) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "kiln: error: %s\n", e.what());
-    return 1;
-  }
-}
-} // namespace
-
 int run_recompiled(const RecompiledProgram& program, int argc, char** argv) {
-  return linux_calls::run_on_large_stack([&] { return run_program(program, argc, argv); });
+  install(program);
+  Machine m;
+  const linux_calls::ProgramHeaders32 headers{program.program_headers_address, program.program_header_count,
+                                              program.program_header_size, program.entry};
+  return linux_calls::run_program32(m.space, program.segments, program.segment_count, headers, Endian::little, 0, {}, argc, argv,
+                                    [&](uint32_t sp) {
+                                      m.cpu.gpr[29] = sp;
+                                      m.cpu.gpr[2] = 0; // $v0 (and $a0..): zero at entry; glibc's _start takes rtld_fini from $v0
+                                      m.cpu.pc = program.entry;
+                                      call_guest(m, program.entry);
+                                      throw Error(fmt::format("mipsel: the entry function returned (to {:#010x}) instead of calling exit", m.cpu.pc));
+                                    });
 }
 
 } // namespace kiln::mipsel

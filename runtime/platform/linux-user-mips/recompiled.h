@@ -8,21 +8,13 @@
 #include "runtime/core/mips/fallback.h"
 #include "runtime/core/function_table.h"
 #include "runtime/core/mips/step.h"
+#include "runtime/platform/linux-syscalls/program32.h"
 #include "runtime/platform/linux-user-mips/machine.h"
 
 namespace kiln::mipsel {
 
 using FunctionEntry = guest::FunctionEntry<Machine>; // the table shape the 32-bit platforms share
-struct RecompiledProgram {
-  const FunctionEntry* functions; ///< sorted by address
-  size_t count;
-  uint32_t entry;
-  const linux_calls::LoadSegment32* segments;
-  size_t segment_count;
-  uint32_t program_headers_address;
-  uint16_t program_header_count, program_header_size;
-  r3000::FallbackCode fallback; ///< the text, decoded: what the fallback interpreter runs
-};
+using RecompiledProgram = linux_calls::RecompiledProgram32<Machine, r3000::FallbackCode>;
 
 void install(const RecompiledProgram& program);
 /// Runs the recompiled function at `address` (c.pc must be `address`), else the fallback interpreter from there;

@@ -8,17 +8,13 @@
 
 #include "runtime/base/error.h"
 
-extern char** environ;
-
 namespace kiln::ppc_linux {
 namespace {
 
 const RecompiledProgram* installed = nullptr;
 
-// Auxiliary vector keys (linux/auxvec.h; powerpc's cache block sizes from asm/auxvec.h).
-constexpr uint32_t at_phdr = 3, at_phent = 4, at_phnum = 5, at_pagesz = 6, at_entry = 9, at_uid = 11, at_euid = 12,
-                   at_gid = 13, at_egid = 14, at_hwcap = 16, at_clktck = 17, at_dcachebsize = 19, at_icachebsize = 20,
-                   at_ucachebsize = 21, at_secure = 23;
+// powerpc's auxiliary vector entries for the cache block sizes (asm/auxvec.h).
+constexpr uint32_t at_dcachebsize = 19, at_icachebsize = 20, at_ucachebsize = 21;
 /// AT_HWCAP: PPC_FEATURE_32 | PPC_FEATURE_HAS_FPU | PPC_FEATURE_HAS_MMU (a 750: no AltiVec), so glibc picks its
 /// plain PowerPC routines.
 constexpr uint32_t reported_hwcap = 0x80000000u | 0x08000000u | 0x04000000u;
@@ -28,12 +24,7 @@ constexpr uint32_t user_msr = ppc::msr::pr | ppc::msr::fp | ppc::msr::me | ppc::
 constexpr uint32_t cache_block = 32;
 
 bool enter_compiled(Machine& m, uint32_t address) {
-  if (!installed) return false;
-  const FunctionEntry* it = guest::find_function(installed->functions, installed->count, address);
-  if (!it) return false;
-  m.cpu.pc = address;
-  it->function(m);
-  return true;
+  return installed && guest::enter_function(installed->functions, installed->count, m, address);
 }
 
 struct FallbackHooks {
@@ -54,32 +45,6 @@ const char* exception_name(uint32_t vector) {
   }
 }
 
-int run_program(const RecompiledProgram& program, int argc, char** argv) {
-  try {
-    install(program);
-    Machine m;
-    linux_calls::reserve_space32(m.space);
-    linux_calls::load_program32(m.space, program.segments, program.segment_count);
-    std::vector<std::string> args(argv, argv + argc), env;
-    for (char** e = environ; *e; ++e) env.emplace_back(*e);
-    const std::vector<std::pair<uint32_t, uint32_t>> auxv = {
-        {at_dcachebsize, cache_block}, {at_icachebsize, cache_block}, {at_ucachebsize, 0},
-        {at_phdr, program.program_headers_address}, {at_phent, program.program_header_size}, {at_phnum, program.program_header_count},
-        {at_pagesz, 4096}, {at_entry, program.entry}, {at_uid, 0}, {at_euid, 0}, {at_gid, 0}, {at_egid, 0},
-        {at_hwcap, reported_hwcap}, {at_clktck, 100}, {at_secure, 0}};
-    m.cpu.gpr[1] = linux_calls::build_stack32(m.space, Endian::big, args, env, auxv);
-    m.cpu.msr = user_msr;
-    m.cpu.pc = program.entry;
-    call_guest(m, program.entry);
-    throw Error(fmt::format("ppc32: the entry function returned (to {:#010x}) instead of calling exit", m.cpu.pc));
-  } catch (const linux_calls::ProcessExit& exit) {
-    return exit.status;
-  } catch (const Error& e) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "kiln: error: %s\n", e.what());
-    return 1;
-  }
-}
 
 } // namespace
 
@@ -116,7 +81,20 @@ void untranslated(Machine&, uint32_t address, uint32_t word, const char* why) {
 }
 
 int run_recompiled(const RecompiledProgram& program, int argc, char** argv) {
-  return linux_calls::run_on_large_stack([&] { return run_program(program, argc, argv); });
+  install(program);
+  Machine m;
+  const linux_calls::ProgramHeaders32 headers{program.program_headers_address, program.program_header_count,
+                                              program.program_header_size, program.entry};
+  const std::vector<std::pair<uint32_t, uint32_t>> cache_blocks = {
+      {at_dcachebsize, cache_block}, {at_icachebsize, cache_block}, {at_ucachebsize, 0}};
+  return linux_calls::run_program32(m.space, program.segments, program.segment_count, headers, Endian::big, reported_hwcap, cache_blocks,
+                                    argc, argv, [&](uint32_t sp) {
+                                      m.cpu.gpr[1] = sp;
+                                      m.cpu.msr = user_msr;
+                                      m.cpu.pc = program.entry;
+                                      call_guest(m, program.entry);
+                                      throw Error(fmt::format("ppc32: the entry function returned (to {:#010x}) instead of calling exit", m.cpu.pc));
+                                    });
 }
 
 } // namespace kiln::ppc_linux

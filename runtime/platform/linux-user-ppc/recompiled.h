@@ -6,21 +6,13 @@
 
 #include "runtime/core/function_table.h"
 #include "runtime/core/ppc/fallback.h"
+#include "runtime/platform/linux-syscalls/program32.h"
 #include "runtime/platform/linux-user-ppc/machine.h"
 
 namespace kiln::ppc_linux {
 
 using FunctionEntry = guest::FunctionEntry<Machine>;
-struct RecompiledProgram {
-  const FunctionEntry* functions; ///< sorted by address
-  size_t count;
-  uint32_t entry;
-  const linux_calls::LoadSegment32* segments;
-  size_t segment_count;
-  uint32_t program_headers_address;
-  uint16_t program_header_count, program_header_size;
-  ppc::FallbackCode fallback; ///< the text, decoded: what the fallback interpreter runs
-};
+using RecompiledProgram = linux_calls::RecompiledProgram32<Machine, ppc::FallbackCode>;
 
 void install(const RecompiledProgram& program);
 /// Runs the recompiled function at `address` (c.pc must be `address`), else the fallback interpreter from there;

@@ -124,7 +124,8 @@ TEST_CASE("ppc decoder: unknown words and invalid forms are reported with addres
   CHECK_FALSE(decoder.decode(0x84630004, 0).decoded); // lwzu r3,4(r3): rA = rD is invalid
   CHECK_FALSE(decoder.decode(0x94600004, 0).decoded); // stwu r3,4(0): rA = 0 is invalid
   CHECK_FALSE(decoder.decode(0xBBA1FFF0 | 0x1E << 16, 0).decoded); // lmw r29,-16(r30): rA among the registers
-  CHECK_FALSE(decoder.decode(0x42C00008, 0).decoded); // bc 22,0: a z bit of BO set
+  CHECK(decoder.decode(0x42C00008, 0).control_flow().kind == ppc::FlowKind::jump); // bc 22: z bits ignored, always
+  CHECK_FALSE(decoder.decode(0x42C00008, 0).control_flow().conditional);
   CHECK_FALSE(decoder.decode(0x4E000420, 0).decoded); // bcctr 16,0: bcctr may not decrement CTR
   CHECK_FALSE(decoder.decode(0x2C230000, 0).decoded); // cmpdi (L = 1): 64-bit
 }

@@ -317,15 +317,8 @@ constexpr bool masks_cover_matches() {
 }
 static_assert(masks_cover_matches(), "a row's pattern sets only bits its mask fixes");
 
-/// PEM "BO Operand Encodings": the valid BO values (the z bits zero; 1z1zz is 20). bcctr may not decrement
-/// CTR (PEM, bcctr: "the instruction form is invalid").
-constexpr bool valid_bo(unsigned bo) {
-  switch (bo) {
-    case 0: case 1: case 2: case 3: case 4: case 5: case 8: case 9: case 10: case 11: case 12: case 13:
-    case 16: case 17: case 18: case 19: case 20: return true;
-    default: return false;
-  }
-}
+/// Whether register `r` is among the `count` registers from `first` up, wrapping from r31 to r0.
+constexpr bool in_range(unsigned r, unsigned first, unsigned count) { return ((r - first) & 31) < count; }
 
 } // namespace
 
@@ -337,14 +330,12 @@ const Encoding& encoding(Opcode opcode) {
   return table[index];
 }
 
-/// Whether register `r` is among the `count` registers from `first` up, wrapping from r31 to r0.
-constexpr bool in_range(unsigned r, unsigned first, unsigned count) { return ((r - first) & 31) < count; }
-
 bool valid_form(const Encoding& row, uint32_t word) {
   const unsigned d = field::d(word), a = field::a(word), b = field::b(word);
   switch (row.opcode) {
-    case Opcode::bc: case Opcode::bclr: return valid_bo(d);
-    case Opcode::bcctr: return valid_bo(d) && (d & 4) != 0;
+    // Every BO is a valid bc/bclr: the processor ignores the z bits (PEM "BO Operand Encodings"). bcctr may not
+    // decrement CTR (PEM bcctr: "the instruction form is invalid").
+    case Opcode::bcctr: return (d & 4) != 0;
     // PEM, each load with update: "If rA = 0 or rA = rD, the instruction form is invalid."
     case Opcode::lbzu: case Opcode::lbzux: case Opcode::lhzu: case Opcode::lhzux: case Opcode::lhau:
     case Opcode::lhaux: case Opcode::lwzu: case Opcode::lwzux:

@@ -9,6 +9,9 @@
 #include <capstone/capstone.h>
 #include <fmt/format.h>
 
+#include <array>
+#include <vector>
+
 #include "runtime/base/error.h"
 #include "runtime/core/ppc/fields.h"
 
@@ -56,9 +59,17 @@ constexpr uint16_t tw_family[] = {PPC_INS_TW, PPC_INS_TRAP, PPC_INS_TWLT, PPC_IN
                                   PPC_INS_TWNE, PPC_INS_TWLLT, PPC_INS_TWLGT, PPC_INS_TWU};
 constexpr uint16_t twi_family[] = {PPC_INS_TWI, PPC_INS_TWLTI, PPC_INS_TWEQI, PPC_INS_TWGTI,
                                    PPC_INS_TWNEI, PPC_INS_TWLLTI, PPC_INS_TWLGTI, PPC_INS_TWUI};
-constexpr uint16_t spr_family[] = {PPC_INS_MFSPR, PPC_INS_MFXER, PPC_INS_MFLR, PPC_INS_MFCTR};
-constexpr uint16_t mtspr_family[] = {PPC_INS_MTSPR, PPC_INS_MTXER, PPC_INS_MTLR, PPC_INS_MTCTR,
-                                     PPC_INS_MTTBL, PPC_INS_MTTBU};
+// ... and the SPR moves by the SPR names of every PowerPC it knows (AMR, DSCR, the 4xx DCCR ...).
+constexpr uint16_t spr_family[] = {
+    PPC_INS_MFSPR, PPC_INS_MFXER, PPC_INS_MFLR, PPC_INS_MFCTR, PPC_INS_MFAMR, PPC_INS_MFASR, PPC_INS_MFCFAR,
+    PPC_INS_MFDAR, PPC_INS_MFDBATL, PPC_INS_MFDBATU, PPC_INS_MFDCCR, PPC_INS_MFDEAR, PPC_INS_MFDSCR, PPC_INS_MFDSISR,
+    PPC_INS_MFESR, PPC_INS_MFIBATL, PPC_INS_MFIBATU, PPC_INS_MFICCR, PPC_INS_MFPID, PPC_INS_MFPVR, PPC_INS_MFRTCL,
+    PPC_INS_MFRTCU, PPC_INS_MFSPEFSCR, PPC_INS_MFSRR2, PPC_INS_MFSRR3, PPC_INS_MFTBHI, PPC_INS_MFTBLO, PPC_INS_MFTCR};
+constexpr uint16_t mtspr_family[] = {
+    PPC_INS_MTSPR, PPC_INS_MTXER, PPC_INS_MTLR, PPC_INS_MTCTR, PPC_INS_MTTBL, PPC_INS_MTTBU, PPC_INS_MTAMR,
+    PPC_INS_MTCFAR, PPC_INS_MTDAR, PPC_INS_MTDBATL, PPC_INS_MTDBATU, PPC_INS_MTDCCR, PPC_INS_MTDEAR, PPC_INS_MTDSCR,
+    PPC_INS_MTDSISR, PPC_INS_MTESR, PPC_INS_MTIBATL, PPC_INS_MTIBATU, PPC_INS_MTICCR, PPC_INS_MTPID,
+    PPC_INS_MTSPEFSCR, PPC_INS_MTSRR2, PPC_INS_MTSRR3, PPC_INS_MTTBHI, PPC_INS_MTTBLO, PPC_INS_MTTCR};
 constexpr uint16_t rlwinm_family[] = {PPC_INS_RLWINM, PPC_INS_SLWI, PPC_INS_SRWI, PPC_INS_ROTLWI, PPC_INS_CLRLWI};
 
 // clang-format off
@@ -355,8 +366,14 @@ bool valid_form(const Encoding& row, uint32_t word) {
 }
 
 const Encoding* match_encoding(uint32_t word) {
-  for (const Encoding& row : table)
-    if (row.matches(word) && valid_form(row, word)) return &row;
+  // The rows by primary opcode (every row fixes it), so a word is tried against a handful of rows.
+  static const auto by_primary = [] {
+    std::array<std::vector<const Encoding*>, 64> rows;
+    for (const Encoding& row : table) rows[row.match >> 26].push_back(&row);
+    return rows;
+  }();
+  for (const Encoding* row : by_primary[word >> 26])
+    if (row->matches(word) && valid_form(*row, word)) return row;
   return nullptr;
 }
 

@@ -54,7 +54,7 @@ function(kiln_c_corpus prefix)
   add_custom_command(OUTPUT ${elf}
     COMMAND ${ARG_COMPILER} -O2 -static ${corpus_dir}/main.c ${objects} -lm -o ${elf}
     DEPENDS ${objects} ${corpus_dir}/main.c
-    COMMENT "${prefix} corpus: linking corpus.elf (static glibc)" VERBATIM)
+    COMMENT "${prefix} corpus: linking corpus.elf (static glibc)" VERBATIM COMMAND_EXPAND_LISTS)
   add_custom_target(${prefix}_corpus ALL DEPENDS ${elf})
   set(${ARG_ELF_VARIABLE} ${elf} PARENT_SCOPE)
   set(${ARG_PROGRAMS_VARIABLE} ${programs} PARENT_SCOPE)

@@ -1,6 +1,9 @@
 #pragma once
 // The front ends `kiln recompile` dispatches to by the ISA the input holds (recompiler/pipeline/front_end.h).
+#include <functional>
+
 #include "recompiler/pipeline/front_end.h"
+#include "recompiler/pipeline/project_files.h"
 
 namespace kiln::recompiler {
 
@@ -13,10 +16,22 @@ public:
   RecompileSummary recompile(const pipeline::Input& input, const RecompileOptions& options) const override;
 };
 
+/// What the MIPS and PowerPC front ends share around their project writer: the project files in options.output,
+/// the summary's file counts, time and text.
+RecompileSummary recompile_into_project(const pipeline::Input& input, const RecompileOptions& options,
+                                        const std::function<void(pipeline::ProjectFiles&, RecompileSummary&)>& write);
+
 /// The R3000A (PS-X EXE on the PS1) and MIPS32r2 (static mipsel Linux ELF) share decoding, discovery and emission.
 class MipsFrontEnd final : public pipeline::FrontEnd {
 public:
   pipeline::Isa isa() const override { return pipeline::Isa::mips; }
+  RecompileSummary recompile(const pipeline::Input& input, const RecompileOptions& options) const override;
+};
+
+/// The Gekko / PowerPC 750CL: a static 32-bit big-endian PowerPC Linux ELF (linux-user-ppc).
+class PpcFrontEnd final : public pipeline::FrontEnd {
+public:
+  pipeline::Isa isa() const override { return pipeline::Isa::ppc; }
   RecompileSummary recompile(const pipeline::Input& input, const RecompileOptions& options) const override;
 };
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstdlib>
 
 #include "recompiler/core/front_ends.h"
@@ -23,11 +24,26 @@ std::filesystem::path binary_root() {
   return KILN_RECOMPILER_BINARY_ROOT;
 }
 
+RecompileSummary recompile_into_project(const pipeline::Input& input, const RecompileOptions& options,
+                                        const std::function<void(pipeline::ProjectFiles&, RecompileSummary&)>& write) {
+  const auto started = std::chrono::steady_clock::now();
+  pipeline::ProjectFiles files(options.output);
+  RecompileSummary summary;
+  summary.platform = input.platform;
+  write(files, summary);
+  summary.files_written = files.written();
+  summary.files_unchanged = files.unchanged();
+  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  summary.text = pipeline::describe(summary, options);
+  return summary;
+}
+
 RecompileSummary recompile(const RecompileOptions& options) {
   const pipeline::Input input = pipeline::identify_input(options);
   static const AArch64FrontEnd aarch64;
   static const MipsFrontEnd mips;
-  static const pipeline::FrontEnd* const front_ends[] = {&aarch64, &mips};
+  static const PpcFrontEnd ppc;
+  static const pipeline::FrontEnd* const front_ends[] = {&aarch64, &mips, &ppc};
   for (const pipeline::FrontEnd* front_end : front_ends)
     if (front_end->isa() == input.isa) return front_end->recompile(input, options);
   throw Error(in_file(options.input.string()), "no front end for this program's instruction set");

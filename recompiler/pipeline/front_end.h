@@ -12,7 +12,7 @@
 
 namespace kiln::pipeline {
 
-enum class Isa { aarch64, mips };
+enum class Isa { aarch64, mips, ppc };
 enum class Container { elf, psx_exe, switch_module, exefs_folder };
 
 struct Input {
@@ -24,7 +24,7 @@ struct Input {
 };
 
 /// What `options.input` is: a folder is a Switch ExeFS, a PS-X EXE (or --platform psx) the R3000A, a Switch NSO/NRO
-/// AArch64, an ELF the machine its header names. Throws kiln::Error naming the file for anything else.
+/// AArch64, an ELF the machine its header names (EM_MIPS, EM_PPC; any other is read as AArch64). Throws kiln::Error naming the file for anything else.
 Input identify_input(const RecompileOptions& options);
 
 class FrontEnd {

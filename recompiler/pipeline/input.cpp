@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <string_view>
 
-#include "recompiler/loaders/elf/elf_container.h"
+#include "runtime/base/elf_container.h"
 #include "recompiler/loaders/switch/exefs.h"
 #include "recompiler/loaders/switch/switch_module.h"
 #include "recompiler/pipeline/front_end.h"
@@ -44,10 +44,11 @@ Input identify_input(const RecompileOptions& options) {
     input.platform = "switch";
     return input;
   }
-  // Any other file is read as an ELF: a 32-bit MIPS one by the MIPS front end, the rest by the AArch64 one,
-  // whose reader names what is wrong with a file that is not an AArch64 ELF.
+  // Any other file is read as an ELF: a 32-bit MIPS one by the MIPS front end, a 32-bit PowerPC one by the PowerPC
+  // front end, the rest by the AArch64 one, whose reader names what is wrong with a file that is not an AArch64 ELF.
   input.container = Container::elf;
   if (elf::is_elf(input.bytes, false, elf::em_mips)) input.isa = Isa::mips;
+  if (elf::is_elf(input.bytes, false, elf::em_ppc)) input.isa = Isa::ppc;
   return input;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace kiln::rt {
 namespace {
@@ -73,6 +74,19 @@ void guest_log(const char* format, ...) {
   va_end(arguments);
   if (length <= 0) return;
   guest_log_write(message, std::min(static_cast<size_t>(length), sizeof message - 1));
+}
+
+void report_fallback_entry(unsigned long long address) {
+  static std::vector<unsigned long long> reported;
+  if (std::find(reported.begin(), reported.end(), address) != reported.end()) return;
+  reported.push_back(address);
+  guest_log("kiln: guest address %#llx was not recompiled; running it in the fallback interpreter\n", address);
+  if (const char* log = std::getenv("KILN_DISCOVERY_LOG")) {
+    if (std::FILE* file = std::fopen(log, "a")) {
+      std::fprintf(file, "[[reached]]\naddress = %#llx\n\n", address);
+      std::fclose(file);
+    }
+  }
 }
 
 } // namespace kiln::rt

@@ -12,5 +12,9 @@ namespace kiln::rt {
 void guest_log(const char* format, ...) __attribute__((format(printf, 1, 2)));
 /// Writes `size` bytes to kiln's log; async-signal-safe (open, readlink and write only), for fault handlers.
 void guest_log_write(const char* text, size_t size);
+/// The fallback interpreter was entered at `address` (any ISA): once per address, a line in kiln's log and a
+/// `[[reached]]` entry appended to the file $KILN_DISCOVERY_LOG names, which `kiln discover apply` turns into
+/// [[functions]] of the title's kiln.toml.
+void report_fallback_entry(unsigned long long address);
 
 } // namespace kiln::rt

@@ -106,6 +106,17 @@ static void strings(void) {
   write_text(2, "to stderr\n");
 }
 
+/// Called from entered_inside: a recompiled function that code in the fallback interpreter calls.
+void report_inside(void) { write_text(1, "inside\n"); }
+
+/// entered_inside(x) = x + 1007; entered one instruction in (through a pointer discovery cannot see), it skips the
+/// first ADDIU and returns x + 7. The recompiled program runs that entry in the fallback interpreter, which calls
+/// the recompiled report_inside and returns to the caller.
+long entered_inside(long x);
+__asm__(".text\n.globl entered_inside\n.ent entered_inside\nentered_inside:\n  .set noreorder\n"
+        "  addiu $a0, $a0, 1000\n  addiu $sp, $sp, -24\n  sw $ra, 20($sp)\n  sw $a0, 16($sp)\n  jal report_inside\n  nop\n"
+        "  lw $v0, 16($sp)\n  lw $ra, 20($sp)\n  addiu $v0, $v0, 7\n  jr $ra\n  addiu $sp, $sp, 24\n  .set reorder\n.end entered_inside\n");
+
 /// argv[1] picks the case (one multi-call program); argv[0] differs between qemu and the native build, so it
 /// is not printed. The exit status is part of the comparison.
 void __start_c(long* sp) {
@@ -117,13 +128,20 @@ void __start_c(long* sp) {
   if (!compare_text(which, "arithmetic")) arithmetic(), status = 0;
   else if (!compare_text(which, "switch")) status = jump_table() & 0x7F;
   else if (!compare_text(which, "strings")) strings(), status = 3;
+  else if (!compare_text(which, "inside")) {
+    // "inside" has 6 letters: the pointer is entered_inside + 4, computed at run time.
+    long (*entry)(long) = (long (*)(long))((char*)entered_inside + 4 * (length_of(which) - 5));
+    print_number("entered inside ", (s32)entry(5));
+    print_number("entered at the top ", (s32)entered_inside(5));
+    status = 0;
+  }
   else if (!compare_text(which, "arguments")) {
     print_number("argc ", (s32)argc);
     for (long i = 1; i < argc; ++i) { write_text(1, "arg ["); write_text(1, argv[i]); write_text(1, "]\n"); }
     for (char** e = envp; *e; ++e)
       if (!compare_text(*e, "KILN_CORPUS_VARIABLE=set-for-test")) write_text(1, "environment variable found\n");
     status = 0;
-  } else write_text(2, "usage: freestanding arithmetic|switch|strings|arguments [ARGS]\n");
+  } else write_text(2, "usage: freestanding arithmetic|switch|strings|inside|arguments [ARGS]\n");
   raw_syscall3(sys_exit_group, status, 0, 0);
   for (;;) {}
 }

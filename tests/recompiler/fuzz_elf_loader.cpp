@@ -5,8 +5,8 @@
 #include <span>
 
 #include "recompiler/analysis/program.h"
-#include "recompiler/loaders/elf/elf32_mips.h"
-#include "recompiler/loaders/elf/elf_container.h"
+#include "recompiler/loaders/elf/elf32_program.h"
+#include "runtime/base/elf_container.h"
 #include "runtime/base/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -20,9 +20,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)container.program_headers();
   } catch (const kiln::Error&) {
   }
-  try {
-    (void)kiln::elf::parse_elf32_mips(bytes, "fuzz.elf");
-  } catch (const kiln::Error&) {
+  for (const kiln::elf::Elf32Machine* machine : {&kiln::elf::mipsel_machine, &kiln::elf::ppc32_machine}) {
+    try {
+      (void)kiln::elf::parse_elf32_program(bytes, "fuzz.elf", *machine);
+    } catch (const kiln::Error&) {
+    }
   }
   try {
     const kiln::elf::ElfFile elf(bytes, "fuzz.elf");

@@ -3,7 +3,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "recompiler/loaders/elf/elf_container.h"
+#include "runtime/base/elf_container.h"
 #include "recompiler/loaders/elf/elf_file.h"
 #include "runtime/base/error.h"
 #include "runtime/base/file_writer.h"

@@ -13,7 +13,7 @@
 
 #include "recompiler/analysis/program.h"
 #include "recompiler/isa/aarch64/decoder.h"
-#include "recompiler/loaders/elf/elf_container.h"
+#include "runtime/base/elf_container.h"
 #include "recompiler/loaders/elf/elf_file.h"
 #include "recompiler/loaders/switch/exefs.h"
 #include "recompiler/loaders/switch/npdm.h"

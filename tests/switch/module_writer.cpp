@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "recompiler/loaders/elf/elf_container.h"
+#include "runtime/base/elf_container.h"
 #include "recompiler/loaders/switch/sha256.h"
 #include "runtime/base/bits.h"
 #include "runtime/base/error.h"

@@ -16,11 +16,6 @@ constexpr size_t max_table_entries = 1024;
 constexpr unsigned max_function_probe = 256; ///< instructions read ahead to accept a code pointer past the code
 
 bool is_jr_ra(const Instruction& i) { return i.decoded && i.opcode == Opcode::jr && r3000::field_rs(i.word) == ra; }
-bool is_transfer(const Instruction& i) {
-  if (!i.decoded) return false;
-  const Flow f = i.encoding().flow;
-  return f == Flow::jump || f == Flow::branch || f == Flow::call || f == Flow::jump_register || f == Flow::call_register;
-}
 } // namespace
 
 bool is_branch_and_link(const Instruction& i) {
@@ -42,7 +37,7 @@ ProgramImage::ProgramImage(std::vector<uint8_t> text, uint32_t base, uint32_t en
   if (!contains(entry)) throw Error(at_address(name_, entry), "the entry point is outside the text");
   for (uint32_t a = base_; a < end(); a += 4) instructions_.push_back(decoder.decode(word(a), a));
   find_global_pointer();
-  discover();
+  found_.emplace(*this);
 }
 
 uint32_t ProgramImage::word(uint32_t address) const {
@@ -51,69 +46,38 @@ uint32_t ProgramImage::word(uint32_t address) const {
   return w;
 }
 
-bool ProgramImage::is_delay_slot(uint32_t address) const {
-  return address - 4 >= base_ && contains(address - 4) && is_transfer(instruction(address - 4));
-}
-
-const Function* ProgramImage::function_at(uint32_t address) const {
-  auto it = std::upper_bound(functions_.begin(), functions_.end(), address, [](uint32_t a, const Function& f) { return a < f.start; });
-  if (it == functions_.begin()) return nullptr;
-  --it;
-  return address < it->end ? &*it : nullptr;
-}
-
-void ProgramImage::rebuild_functions() {
-  functions_.clear();
-  for (auto it = starts_.begin(); it != starts_.end(); ++it) {
-    const auto next = std::next(it);
-    functions_.push_back(Function{*it, next == starts_.end() ? end() : *next});
+pipeline::Transfer ProgramImage::transfer(uint64_t address) const {
+  const Instruction& i = instruction(address);
+  pipeline::Transfer t;
+  if (!i.decoded) return t;
+  t.delay_slot = true;
+  switch (i.encoding().flow) {
+    case Flow::none: t.delay_slot = false; break;
+    case Flow::trap: t.flow = pipeline::Flow::trap; t.delay_slot = false; break;
+    case Flow::jump: t.flow = pipeline::Flow::jump; t.target = static_target(i); break;
+    case Flow::branch:
+      t.flow = is_branch_and_link(i) ? pipeline::Flow::call : pipeline::Flow::jump;
+      t.target = static_target(i);
+      t.conditional = !is_unconditional(i);
+      break;
+    case Flow::call: t.flow = pipeline::Flow::call; t.target = static_target(i); break;
+    case Flow::jump_register: t.flow = pipeline::Flow::jump_register; t.returns = r3000::field_rs(i.word) == ra; break;
+    case Flow::call_register: t.flow = pipeline::Flow::call_register; break;
   }
+  return t;
 }
 
-void ProgramImage::discover() {
-  starts_.insert(entry_);
-  for (const Instruction& i : instructions_)
-    if (i.decoded && (i.opcode == Opcode::jal || is_branch_and_link(i)) && contains(static_target(i)) &&
-        !is_delay_slot(static_target(i)))
-      starts_.insert(static_target(i));
-  for (int round = 0; round < 16; ++round) {
-    const size_t before = starts_.size();
-    rebuild_functions();
-    resolve_jump_tables();
-    // Static branches and jumps that leave their function become tail calls: their targets start functions.
-    for (const Function& f : functions_) {
-      for (uint32_t a = f.start; a < f.end; a += 4) {
-        const Instruction& i = instruction(a);
-        if (!i.decoded) continue;
-        const Flow flow = i.encoding().flow;
-        if (flow != Flow::jump && flow != Flow::branch) continue;
-        const uint32_t t = static_target(i);
-        if (contains(t) && (t < f.start || t >= f.end) && !is_delay_slot(t)) starts_.insert(t);
-      }
-    }
-    for (const auto& [jr, table] : jump_tables_) {
-      const Function* f = function_at(jr);
-      for (uint32_t t : table.targets)
-        if (f && (t < f->start || t >= f->end)) starts_.insert(t);
-    }
-    add_code_pointers();
-    if (starts_.size() == before) break;
-  }
-  rebuild_functions();
-  resolve_jump_tables();
-}
-
-void ProgramImage::add_code_pointers() {
+void ProgramImage::code_pointers(const pipeline::DiscoveredFunctions& found, std::set<uint64_t>& starts) const {
   // Code ends where the last function reached so far ends its last JR $ra; beyond it lies data (GNU ld puts
   // .rodata and .data after .text), whose string addresses must not become functions.
   uint32_t code_end = base_;
   for (uint32_t a = base_; a < end(); a += 4)
-    if (a >= *starts_.begin() && is_jr_ra(instruction(a))) {
-      const Function* f = function_at(a);
+    if (a >= *found.starts().begin() && is_jr_ra(instruction(a))) {
+      const Function* f = found.function_at(a);
       if (f) code_end = std::max(code_end, a + 8);
     }
   auto plausible = [&](uint32_t t) {
-    if (!contains(t) || (t & 3) || is_delay_slot(t) || starts_.count(t)) return false;
+    if (!contains(t) || (t & 3) || found.is_delay_slot(t) || found.is_function_start(t)) return false;
     if (t < code_end) return true;
     // Past the known code (data follows the code in GNU ld's layout): only what reads as a whole function, every
     // word an instruction up to a JR $ra and its delay slot. Text decodes into invalid opcodes quickly (ASCII
@@ -124,17 +88,17 @@ void ProgramImage::add_code_pointers() {
     }
     return false;
   };
-  std::set<uint32_t> found;
+  std::set<uint32_t> pointers;
   for (uint32_t a = base_; a < end(); a += 4) {
     const uint32_t w = word(a);
-    if (!table_words_.count(a) && plausible(w)) found.insert(w);
+    if (!found.is_table_word(a) && plausible(w)) pointers.insert(w);
     const Instruction& i = instruction(a);
     if (i.decoded && i.opcode == Opcode::lui) { // LUI rt, hi followed (within a few instructions) by ADDIU rt, rt, lo
       for (uint32_t b = a + 4; b < std::min(end(), a + 4 * 8); b += 4) {
         const Instruction& k = instruction(b);
         if (!k.decoded || k.opcode != Opcode::addiu || r3000::field_rs(k.word) != r3000::field_rt(i.word)) continue;
         const uint32_t value = (r3000::field_imm(i.word) << 16) + r3000::field_simm(k.word);
-        if (plausible(value)) found.insert(value);
+        if (plausible(value)) pointers.insert(value);
         break;
       }
     }
@@ -149,7 +113,7 @@ void ProgramImage::add_code_pointers() {
       for (uint32_t b = a + 4; b < std::min(end(), a + 4 * 8); b += 4) {
         const Instruction& k = instruction(b);
         if (!k.decoded || k.opcode != Opcode::addiu || r3000::field_rs(k.word) != r3000::field_rt(i.word)) continue;
-        if (plausible(*page + r3000::field_simm(k.word))) found.insert(*page + r3000::field_simm(k.word));
+        if (plausible(*page + r3000::field_simm(k.word))) pointers.insert(*page + r3000::field_simm(k.word));
         break;
       }
     }
@@ -157,9 +121,9 @@ void ProgramImage::add_code_pointers() {
     for (size_t k = 0; k + 4 <= segment.bytes.size(); k += 4) {
       uint32_t w;
       std::memcpy(&w, &segment.bytes[k], 4);
-      if (plausible(w)) found.insert(w);
+      if (plausible(w)) pointers.insert(w);
     }
-  starts_.insert(found.begin(), found.end());
+  starts.insert(pointers.begin(), pointers.end());
 }
 
 std::optional<uint32_t> ProgramImage::read_word(uint32_t address) const {
@@ -268,7 +232,8 @@ std::optional<JumpTable> ProgramImage::gp_relative_table(uint32_t at, const Func
   return table;
 }
 
-std::optional<uint32_t> ProgramImage::constant_register(uint32_t at, unsigned reg, const Function& f) const {
+std::optional<uint32_t> ProgramImage::constant_register(uint32_t at, unsigned reg, const Function& f,
+                                                        const pipeline::DiscoveredFunctions& found) const {
   // The BIOS call stub's shape: `li reg, imm` (ADDIU or ORI from $zero) right before `jr reg`, and nothing
   // branches to the JR itself (which could arrive with another value).
   if (at < f.start + 4) return std::nullopt;
@@ -276,7 +241,7 @@ std::optional<uint32_t> ProgramImage::constant_register(uint32_t at, unsigned re
   if (!k.decoded || (k.opcode != Opcode::addiu && k.opcode != Opcode::ori) || r3000::field_rs(k.word) != 0 ||
       r3000::field_rt(k.word) != reg || reg == 0)
     return std::nullopt;
-  if (is_delay_slot(at - 4)) return std::nullopt;
+  if (found.is_delay_slot(at - 4)) return std::nullopt;
   for (uint32_t a = f.start; a < f.end; a += 4) {
     const Instruction& i = instruction(a);
     if (i.decoded && (i.encoding().flow == Flow::branch || i.encoding().flow == Flow::jump) && static_target(i) == at)
@@ -285,56 +250,42 @@ std::optional<uint32_t> ProgramImage::constant_register(uint32_t at, unsigned re
   return k.opcode == Opcode::ori ? r3000::field_imm(k.word) : r3000::field_simm(k.word);
 }
 
-void ProgramImage::resolve_jump_tables() {
-  jump_tables_.clear();
-  table_words_.clear();
-  unresolved_jumps_.clear();
-  constant_jumps_.clear();
-  for (const Function& f : functions_) {
-    for (uint32_t a = f.start; a < f.end; a += 4) {
-      const Instruction& jr = instruction(a);
-      if (!jr.decoded || jr.opcode != Opcode::jr || r3000::field_rs(jr.word) == ra) continue;
-      // GCC: sltiu t, index, N ... lui base, %hi(table) [addiu base, base, %lo(table)] ... lw target, %lo(base) ... jr target
-      uint32_t hi = 0, lo_add = 0, lo_load = 0, count = 0;
-      bool have_hi = false, have_add = false, have_load = false;
-      for (uint32_t n = 1; n <= jump_table_window && a - 4 * n >= f.start; ++n) {
-        const Instruction& k = instruction(a - 4 * n);
-        if (!k.decoded) break;
-        if (k.opcode == Opcode::lw && !have_load) { lo_load = r3000::field_simm(k.word); have_load = true; }
-        if (k.opcode == Opcode::addiu && !have_hi && !have_add) { lo_add = r3000::field_simm(k.word); have_add = true; }
-        if (k.opcode == Opcode::lui && !have_hi) { hi = r3000::field_imm(k.word) << 16; have_hi = true; }
-        if (k.opcode == Opcode::sltiu && count == 0) count = r3000::field_imm(k.word);
-      }
-      JumpTable table;
-      table.jump_address = a;
-      if (auto gp_table = gp_relative_table(a, f)) table = std::move(*gp_table);
-      else if (have_hi && have_load) {
-        for (uint32_t base : {hi + lo_add + lo_load, hi + lo_load}) {
-          if (!contains(base) || (base & 3)) continue;
-          std::vector<uint32_t> targets;
-          for (uint32_t e = base; contains(e) && targets.size() < (count ? count : max_table_entries); e += 4) {
-            const uint32_t t = word(e);
-            if (!contains(t) || (t & 3)) break;
-            if (!count && (t < f.start || t >= f.end)) break; // no bound known: entries while they stay inside
-            targets.push_back(t);
-          }
-          if (!targets.empty() && (!count || targets.size() == count)) {
-            table.table_address = base;
-            table.targets = std::move(targets);
-            break;
-          }
-          if (!have_add) break;
-        }
-      }
-      if (table.targets.empty()) {
-        if (auto target = constant_register(a, r3000::field_rs(jr.word), f)) constant_jumps_[a] = *target;
-        else unresolved_jumps_.push_back(a);
-        continue;
-      }
-      for (size_t e = 0; e < table.targets.size(); ++e) table_words_.insert(table.table_address + 4 * static_cast<uint32_t>(e));
-      jump_tables_[a] = std::move(table);
-    }
+std::optional<JumpTable> ProgramImage::absolute_table(uint32_t a, const Function& f) const {
+  // GCC: sltiu t, index, N ... lui base, %hi(table) [addiu base, base, %lo(table)] ... lw target, %lo(base) ... jr target
+  uint32_t hi = 0, lo_add = 0, lo_load = 0, count = 0;
+  bool have_hi = false, have_add = false, have_load = false;
+  for (uint32_t n = 1; n <= jump_table_window && a - 4 * n >= f.start; ++n) {
+    const Instruction& k = instruction(a - 4 * n);
+    if (!k.decoded) break;
+    if (k.opcode == Opcode::lw && !have_load) { lo_load = r3000::field_simm(k.word); have_load = true; }
+    if (k.opcode == Opcode::addiu && !have_hi && !have_add) { lo_add = r3000::field_simm(k.word); have_add = true; }
+    if (k.opcode == Opcode::lui && !have_hi) { hi = r3000::field_imm(k.word) << 16; have_hi = true; }
+    if (k.opcode == Opcode::sltiu && count == 0) count = r3000::field_imm(k.word);
   }
+  if (!have_hi || !have_load) return std::nullopt;
+  for (uint32_t base : {hi + lo_add + lo_load, hi + lo_load}) {
+    if (!contains(base) || (base & 3)) continue;
+    std::vector<uint64_t> targets;
+    for (uint32_t e = base; contains(e) && targets.size() < (count ? count : max_table_entries); e += 4) {
+      const uint32_t t = word(e);
+      if (!contains(t) || (t & 3)) break;
+      if (!count && (t < f.start || t >= f.end)) break; // no bound known: entries while they stay inside
+      targets.push_back(t);
+    }
+    if (!targets.empty() && (!count || targets.size() == count)) return JumpTable{a, base, 4, std::move(targets)};
+    if (!have_add) break;
+  }
+  return std::nullopt;
+}
+
+pipeline::IndirectTargets ProgramImage::indirect_targets(const pipeline::DiscoveredFunctions& found, const Function& f, uint64_t a) const {
+  pipeline::IndirectTargets out;
+  const auto jr = static_cast<uint32_t>(a);
+  if (auto table = gp_relative_table(jr, f)) out.table = std::move(table);
+  else out.table = absolute_table(jr, f);
+  if (!out.table)
+    if (auto target = constant_register(jr, r3000::field_rs(instruction(a).word), f, found)) out.constant = *target;
+  return out;
 }
 
 } // namespace kiln::mips

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "recompiler/emit/cpp_text.h"
+#include "recompiler/pipeline/function_body.h"
 #include "runtime/core/mips/ops.h"
 
 namespace kiln::mips {
@@ -56,50 +57,23 @@ bool is_transfer(const Instruction& i) {
 class Writer {
 public:
   Writer(const ProgramImage& image, const Function& f, std::string& out, std::vector<pipeline::UntranslatedInstruction>& untranslated)
-      : image_(image), f_(f), out_(out), untranslated_(untranslated) {}
+      : image_(image), f_(f), body_(image.found(), f), out_(out), untranslated_(untranslated) {}
 
   size_t write() {
-    explore();
     out_ += fmt::format("void {}(kiln_platform::Machine& m) {{\n  kiln::r3000::Cpu& c = m.cpu;\n  kiln_platform::Bus bus{{m}};\n",
                         host_function_name(f_.start));
+    out_ += pipeline::FunctionBody::entry_state("c.gpr[31]", "c.gpr[29]");
     size_t count = 0;
-    for (uint32_t a : standalone_) {
-      if (labels_.count(a)) out_ += fmt::format("L_{:08x}:\n", a);
-      count += emit_at(a);
+    for (uint64_t a : body_.reached()) {
+      if (body_.has_label(a)) out_ += fmt::format("L_{:08x}:\n", a);
+      count += emit_at(static_cast<uint32_t>(a));
     }
     out_ += "}\n\n";
     return count;
   }
 
 private:
-  bool inside(uint32_t a) const { return a >= f_.start && a < f_.end; }
-
-  /// The instructions reachable from the start without leaving the function; labels for branch targets.
-  void explore() {
-    std::vector<uint32_t> work{f_.start};
-    labels_.insert(f_.start);
-    auto reach = [&](uint32_t a, bool label) {
-      if (!inside(a)) return;
-      if (label) labels_.insert(a);
-      if (!standalone_.count(a)) work.push_back(a);
-    };
-    while (!work.empty()) {
-      const uint32_t a = work.back();
-      work.pop_back();
-      if (!inside(a) || !standalone_.insert(a).second) continue;
-      const Instruction& i = image_.instruction(a);
-      if (!i.decoded) continue;
-      const Flow flow = i.encoding().flow;
-      if (!is_transfer(i)) { reach(a + 4, false); continue; }
-      if (flow == Flow::branch || flow == Flow::jump) reach(static_target(i), true);
-      if (flow == Flow::jump_register) {
-        if (auto t = image_.jump_tables().find(a); t != image_.jump_tables().end())
-          for (uint32_t target : t->second.targets) reach(target, true);
-      }
-      const bool falls_through = flow == Flow::call || flow == Flow::call_register || (flow == Flow::branch && !is_unconditional(i));
-      if (falls_through) reach(a + 8, true); // a label: the delay slot sits between
-    }
-  }
+  bool inside(uint32_t a) const { return body_.inside(a); }
 
   /// retire_load after an instruction is a no-op unless a load is in flight: the instruction is a load, or it
   /// may follow one (its predecessor in the text is a load, or control can arrive from elsewhere: a label).
@@ -107,7 +81,7 @@ private:
     if (image_.variant() != Variant::r3000) return false; // MIPS32r2 interlocks: nothing is ever in flight
     if (delivers_late(i.opcode)) return true;
     if (in_delay_slot) return false; // its predecessor is the branch, which retired whatever was in flight
-    if (labels_.count(i.address)) return true;
+    if (body_.has_label(i.address)) return true;
     const uint32_t previous = i.address - 4;
     return !image_.contains(previous) || !image_.instruction(previous).decoded || delivers_late(image_.instruction(previous).opcode);
   }
@@ -121,19 +95,6 @@ private:
     out_ += fmt::format("  kiln_platform::untranslated(m, {:#010x}u, {:#010x}u, \"{}\");\n", a, word, emit::escape_string_literal(why));
   }
 
-  /// Control leaves for `target` (a tail call to another function, or through the table), then this returns.
-  std::string leave_for(uint32_t target) const {
-    if (image_.is_function_start(target))
-      return fmt::format("{{ c.pc = {:#010x}u; {}(m); return; }}", target, host_function_name(target));
-    return fmt::format("{{ c.pc = {:#010x}u; kiln_platform::call_guest(m, {:#010x}u); return; }}", target, target);
-  }
-  std::string call(uint32_t target, uint32_t call_address) const {
-    const std::string callee = image_.is_function_start(target) ? fmt::format("{}(m)", host_function_name(target))
-                                                                : fmt::format("kiln_platform::call_guest(m, {:#010x}u)", target);
-    return fmt::format("c.pc = {:#010x}u; {}; kiln_platform::check_return(m, {:#010x}u, {:#010x}u);", target, callee, call_address,
-                       call_address + 8);
-  }
-
   size_t emit_at(uint32_t a) {
     const Instruction& i = image_.instruction(a);
     out_ += fmt::format("  // {:08x}: {}\n", a, i.text);
@@ -145,7 +106,7 @@ private:
       out_ += "  " + op(i);
       if (can_raise(i.opcode)) out_ += fmt::format(" if (c.exception_taken) [[unlikely]] kiln_platform::resume_after_exception(m, {:#010x}u);", a);
       out_ += "\n";
-      if (!inside(a + 4) || !standalone_.count(a + 4)) fall_out(a + 4);
+      out_ += body_.fall_out(a + 4);
       return 1;
     }
     // A transfer: the instruction, its delay slot, then the move.
@@ -174,18 +135,17 @@ private:
       case Flow::branch:
       case Flow::jump: {
         const uint32_t t = static_target(i);
-        const std::string go = inside(t) && standalone_.count(t) ? fmt::format("goto L_{:08x};", t) : leave_for(t);
-        if (is_branch_and_link(i)) out_ += fmt::format("if (b_.taken) {{ {} }}", call(t, a));
+        const std::string go = body_.go_to(t);
+        if (is_branch_and_link(i)) out_ += fmt::format("if (b_.taken) {{ {} }}", body_.call(t, a, a + 8));
         else if (is_unconditional(i)) out_ += go;
         else out_ += fmt::format("if (b_.taken) {}", go);
         out_ += " (void)b_; }\n";
         if (is_unconditional(i)) return 2;
         break;
       }
-      case Flow::call: out_ += call(static_target(i), a) + " (void)b_; }\n"; break;
+      case Flow::call: out_ += body_.call(static_target(i), a, a + 8) + " (void)b_; }\n"; break;
       case Flow::call_register:
-        out_ += fmt::format("c.pc = b_.target; kiln_platform::call_guest(m, b_.target); kiln_platform::check_return(m, {:#010x}u, {:#010x}u); }}\n",
-                            a, next);
+        out_ += fmt::format("c.pc = b_.target; kiln_platform::call_guest(m, b_.target); {} }}\n", body_.check_return(a, next));
         break;
       case Flow::jump_register: {
         if (r3000::field_rs(i.word) == 31) {
@@ -198,12 +158,12 @@ private:
           for (uint32_t target : t->second.targets) {
             if (!seen.insert(target).second) continue;
             out_ += fmt::format("      case {:#010x}u: ", target);
-            out_ += inside(target) && standalone_.count(target) ? fmt::format("goto L_{:08x};\n", target) : leave_for(target) + "\n";
+            out_ += body_.go_to(target) + "\n";
           }
           out_ += "      default: break;\n    }\n    ";
         } else if (auto c = image_.constant_jumps().find(a); c != image_.constant_jumps().end()) {
           // The register holds a known constant (a BIOS call stub): a tail call to it.
-          out_ += leave_for(c->second) + " (void)b_; }\n";
+          out_ += body_.leave_for(c->second) + " (void)b_; }\n";
           return 2;
         }
         out_ += "c.pc = b_.target; kiln_platform::call_guest(m, b_.target); return; }\n";
@@ -211,29 +171,18 @@ private:
       }
       default: break;
     }
-    if (!inside(next) || !standalone_.count(next)) fall_out(next);
+    out_ += body_.fall_out(next);
     return 2;
-  }
-
-  /// Execution continues at `next`, which this function does not hold: a tail call (functions that fall into
-  /// the next one), unless nothing flows there.
-  void fall_out(uint32_t next) {
-    if (inside(next) && standalone_.count(next)) return;
-    if (inside(next)) return; // unreachable continuation (e.g. after a call that never returns)
-    out_ += "  " + leave_for(next) + "\n";
   }
 
   const ProgramImage& image_;
   const Function& f_;
+  pipeline::FunctionBody body_;
   std::string& out_;
   std::vector<pipeline::UntranslatedInstruction>& untranslated_;
-  std::set<uint32_t> standalone_; ///< reachable instructions that start a step (not only a delay slot)
-  std::set<uint32_t> labels_;
 };
 
 } // namespace
-
-std::string host_function_name(uint32_t address) { return fmt::format("f_{:08x}", address); }
 
 size_t write_function(const ProgramImage& image, const Function& function, std::string& out,
                       std::vector<pipeline::UntranslatedInstruction>& untranslated) {
@@ -243,29 +192,19 @@ size_t write_function(const ProgramImage& image, const Function& function, std::
 std::string write_function_files(const ProgramImage& image, std::string_view banner, std::string_view platform,
                                  std::string_view recompiled_header, pipeline::ProjectFiles& files,
                                  pipeline::RecompileSummary& summary) {
-  summary.functions = image.functions().size();
-  summary.jump_tables = image.jump_tables().size();
-  summary.unresolved_indirect_branches.assign(image.unresolved_jumps().begin(), image.unresolved_jumps().end());
-  summary.constant_jumps = image.constant_jumps().size();
+  const std::string includes = fmt::format("#include \"runtime/core/mips/ops.h\"\n#include \"runtime/core/mips/step.h\"\n#include \"{}\"\n",
+                                           recompiled_header);
+  return pipeline::write_function_files(
+      image.found(), banner, includes, platform,
+      [&](const Function& f, std::string& out) { return write_function(image, f, out, summary.untranslated); }, instructions_per_file,
+      files, summary);
+}
 
-  std::string header = fmt::format("{}#pragma once\n#include \"runtime/core/mips/ops.h\"\n#include \"runtime/core/mips/step.h\"\n"
-                                   "#include \"{}\"\n\nnamespace kiln_platform = {};\n\n", banner, recompiled_header, platform);
-  for (const Function& f : image.functions()) header += fmt::format("void {}({}::Machine& m);\n", host_function_name(f.start), platform);
-  files.write("functions.h", header);
-
-  pipeline::FunctionSources sources(files, std::string(banner) + "#include \"functions.h\"\n\n", instructions_per_file);
-  for (const Function& f : image.functions()) {
-    const size_t n = write_function(image, f, sources.body(f.start), summary.untranslated);
-    summary.instructions += n;
-    sources.added(f.start, n);
-  }
-  sources.finish();
-  files.remove_stale_sources({"functions_"});
-
-  std::string table = fmt::format("{}#include \"functions.h\"\n\nnamespace {{\nconst {}::FunctionEntry entries[] = {{\n", banner, platform);
-  for (const Function& f : image.functions()) table += fmt::format("  {{{:#010x}u, {}}},\n", f.start, host_function_name(f.start));
-  table += "};\n";
-  return table;
+std::string write_fallback_opcodes(const ProgramImage& image, pipeline::ProjectFiles& files) {
+  return pipeline::write_opcode_table(image.base(), image.end(), [&](uint64_t a) {
+    const Instruction& i = image.instruction(a);
+    return static_cast<uint16_t>(i.decoded ? i.opcode : Opcode::count);
+  }, files);
 }
 
 } // namespace kiln::mips

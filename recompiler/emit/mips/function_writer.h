@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "recompiler/emit/mips/function_discovery.h"
+#include "recompiler/pipeline/function_body.h"
 #include "recompiler/pipeline/project_files.h"
 #include "recompiler/pipeline/summary.h"
 
 namespace kiln::mips {
 
-/// The host name of the function starting at `address`.
-std::string host_function_name(uint32_t address);
+using pipeline::host_function_name;
 
 /// Appends the C++ of `function` to `out`; untranslatable words are reported in `untranslated` and compiled
 /// to a call that stops the program naming them. Returns the number of instructions emitted.
@@ -30,5 +30,10 @@ size_t write_function(const ProgramImage& image, const Function& function, std::
 std::string write_function_files(const ProgramImage& image, std::string_view banner, std::string_view platform,
                                  std::string_view recompiled_header, pipeline::ProjectFiles& files,
                                  pipeline::RecompileSummary& summary);
+
+/// The text as the fallback interpreter reads it (runtime/core/mips/fallback.h): writes `opcodes.bin` (one
+/// little-endian Opcode per word, Opcode::count for a word that is no instruction) and returns the assembly that
+/// places it in the program as kiln_guest_opcodes.
+std::string write_fallback_opcodes(const ProgramImage& image, pipeline::ProjectFiles& files);
 
 } // namespace kiln::mips

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include "recompiler/emit/generated_project.h"
+#include "recompiler/emit/linux32_project.h"
 #include "recompiler/emit/mips/function_writer.h"
-#include "recompiler/loaders/elf/elf32_mips.h"
+#include "recompiler/pipeline/function_body.h"
+#include "recompiler/loaders/elf/elf32_program.h"
 #include "recompiler/loaders/psxexe/psx_exe.h"
 #include "runtime/base/error.h"
 
@@ -23,7 +25,7 @@ pkg_check_modules(xxhash REQUIRED IMPORTED_TARGET libxxhash)
 file(GLOB generated_sources CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/functions_*.cpp)
 set(runtime ${{KILN_SOURCE_DIR}}/runtime)
 add_library(kiln_psx_runtime STATIC
-  ${{runtime}}/base/error.cpp ${{runtime}}/base/log.cpp ${{runtime}}/base/hash.cpp ${{runtime}}/base/file_writer.cpp ${{runtime}}/base/wav_file.cpp
+  ${{runtime}}/base/error.cpp ${{runtime}}/core/guest_log.cpp ${{runtime}}/base/log.cpp ${{runtime}}/base/hash.cpp ${{runtime}}/base/file_writer.cpp ${{runtime}}/base/wav_file.cpp
   ${{runtime}}/base/png_image.cpp ${{runtime}}/base/byte_reader.cpp ${{runtime}}/base/pad_script.cpp
   ${{runtime}}/platform/psx/gte/registers.cpp ${{runtime}}/platform/psx/gte/commands.cpp ${{runtime}}/platform/psx/gte/division.cpp
   ${{runtime}}/gpu/psx/draw_state.cpp ${{runtime}}/gpu/psx/gp0_command.cpp ${{runtime}}/gpu/psx/texture.cpp
@@ -40,7 +42,7 @@ target_compile_options(kiln_psx_runtime PRIVATE -O2)
 target_link_libraries(kiln_psx_runtime PUBLIC fmt::fmt PNG::PNG PkgConfig::xxhash)
 add_executable(program main.cpp function_table.cpp guest_image.S ${{generated_sources}})
 # guest_image.S includes text.bin with .incbin, which the assembler's dependency scan does not see.
-set_source_files_properties(guest_image.S PROPERTIES OBJECT_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/text.bin)
+set_source_files_properties(guest_image.S PROPERTIES OBJECT_DEPENDS "${{CMAKE_CURRENT_SOURCE_DIR}}/text.bin;${{CMAKE_CURRENT_SOURCE_DIR}}/opcodes.bin")
 target_include_directories(program PRIVATE ${{CMAKE_CURRENT_SOURCE_DIR}})
 # Generated code: a label is emitted after every call and at every branch target, some stay unused.
 target_compile_options(program PRIVATE -O2 -fno-strict-aliasing -fwrapv -w)
@@ -55,28 +57,6 @@ target_link_options(program PRIVATE ${{KILN_PSX_HOST_LINK_OPTIONS}})
 )cmake", binary_root.generic_string());
 }
 
-std::string mipsel_cmake_project(const std::filesystem::path& source_root) {
-  return emit::cmake_project_preamble("kiln_recompiled_mipsel", source_root) + fmt::format(R"cmake(find_package(fmt REQUIRED)
-file(GLOB generated_sources CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/functions_*.cpp)
-set(runtime ${{KILN_SOURCE_DIR}}/runtime)
-add_library(kiln_mipsel_runtime STATIC ${{runtime}}/base/error.cpp
-  ${{runtime}}/platform/linux-user-mips/recompiled.cpp ${{runtime}}/platform/linux-user-mips/system_calls.cpp)
-target_include_directories(kiln_mipsel_runtime PUBLIC ${{KILN_SOURCE_DIR}})
-target_compile_options(kiln_mipsel_runtime PRIVATE -O2)
-target_link_libraries(kiln_mipsel_runtime PUBLIC fmt::fmt)
-add_executable(program main.cpp function_table.cpp guest_image.S ${{generated_sources}})
-file(GLOB segment_files CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/segment_*.bin)
-# guest_image.S includes the segments with .incbin, which the assembler's dependency scan does not see.
-set_source_files_properties(guest_image.S PROPERTIES OBJECT_DEPENDS "${{segment_files}}")
-target_include_directories(program PRIVATE ${{CMAKE_CURRENT_SOURCE_DIR}})
-# Generated code: a label is emitted after every call and at every branch target, some stay unused. A whole
-# static glibc is ~25 MB of C++: -O0 builds it about ten times faster than -O2 where build time matters more.
-set(KILN_GENERATED_OPTIMIZATION -O2 CACHE STRING "optimization level of the generated functions")
-target_compile_options(program PRIVATE ${{KILN_GENERATED_OPTIMIZATION}} -fno-strict-aliasing -fwrapv -w)
-target_link_libraries(program PRIVATE kiln_mipsel_runtime)
-)cmake");
-}
-
 } // namespace
 
 void write_psx_project(const std::filesystem::path& input, const ProjectRoots& roots, pipeline::ProjectFiles& files,
@@ -87,17 +67,20 @@ void write_psx_project(const std::filesystem::path& input, const ProjectRoots& r
 
   auto write = [&](const std::string& name, std::string_view text) { files.write(name, text); };
   std::string table = write_function_files(image, psx_banner, "kiln::psx", "runtime/platform/psx/recompiled.h", files, summary);
-  table += "} // namespace\n\nextern \"C\" const unsigned char kiln_guest_text[];\nextern \"C\" const unsigned char kiln_guest_text_end[];\n\n";
+  table += "} // namespace\n\nextern \"C\" const unsigned char kiln_guest_text[];\nextern \"C\" const unsigned char kiln_guest_text_end[];\n" +
+           pipeline::opcode_table_declaration() + "\n";
   table += fmt::format(
       "extern const kiln::psx::RecompiledProgram kiln_psx_program;\nconst kiln::psx::RecompiledProgram kiln_psx_program = {{\n"
       "  entries, sizeof(entries) / sizeof(entries[0]),\n"
       "  {{{:#010x}u, {:#010x}u, {:#010x}u, {:#010x}u, {:#x}u, {:#010x}u,\n"
-      "   std::span<const uint8_t>(kiln_guest_text, static_cast<size_t>(kiln_guest_text_end - kiln_guest_text))}},\n}};\n",
-      exe.pc0, exe.gp0, exe.text_address, exe.bss_address, exe.bss_size, exe.has_stack() ? exe.initial_sp() : 0);
+      "   std::span<const uint8_t>(kiln_guest_text, static_cast<size_t>(kiln_guest_text_end - kiln_guest_text))}},\n  {}}};\n",
+      exe.pc0, exe.gp0, exe.text_address, exe.bss_address, exe.bss_size, exe.has_stack() ? exe.initial_sp() : 0,
+      pipeline::opcode_table_expression("kiln::r3000::FallbackCode", image.base()));
   write("function_table.cpp", table);
   files.write("text.bin", std::span<const uint8_t>(exe.text));
   write("guest_image.S", ".section .rodata\n.balign 16\n.global kiln_guest_text\n.global kiln_guest_text_end\nkiln_guest_text:\n"
-                         ".incbin \"text.bin\"\nkiln_guest_text_end:\n.section .note.GNU-stack,\"\",@progbits\n");
+                         ".incbin \"text.bin\"\nkiln_guest_text_end:\n" + write_fallback_opcodes(image, files) +
+                         ".section .note.GNU-stack,\"\",@progbits\n");
   write("main.cpp", std::string(psx_banner) + "#include \"runtime/platform/psx/recompiled.h\"\n\n"
                     "extern const kiln::psx::RecompiledProgram kiln_psx_program;\n\n"
                     "int main(int argc, char** argv) { return kiln::psx::run_recompiled(kiln_psx_program, argc, argv); }\n");
@@ -106,53 +89,21 @@ void write_psx_project(const std::filesystem::path& input, const ProjectRoots& r
 
 void write_mipsel_linux_project(std::span<const uint8_t> bytes, const std::filesystem::path& input, const ProjectRoots& roots,
                                 pipeline::ProjectFiles& files, pipeline::RecompileSummary& summary) {
-  const elf::Elf32MipsProgram program = elf::parse_elf32_mips(bytes, input.string());
-  // The text is the executable segment holding the entry point (static executables have one).
-  size_t text_index = program.segments.size();
-  for (size_t i = 0; i < program.segments.size(); ++i)
-    if (program.segments[i].executable() && program.segments[i].contains(program.entry)) text_index = i;
-  if (program.data[text_index].size() < program.segments[text_index].memory_size)
-    throw Error(in_file(program.name), "the executable segment has bytes beyond its file part (code in .bss?)");
+  const elf::Elf32Program program = elf::parse_elf32_program(bytes, input.string(), elf::mipsel_machine);
+  emit::Linux32Text text = emit::linux32_text(program);
   const Decoder decoder(Variant::mips32r2);
-  // The image starts at the first code section: the segment begins with the ELF and program headers, whose
-  // words would otherwise look like code pointers.
-  const elf::Segment& text_segment = program.segments[text_index];
-  if (!text_segment.contains(program.code_start)) throw Error(in_file(program.name), "the code sections are not in the entry point's segment");
-  const size_t skipped = program.code_start - text_segment.address;
-  std::vector<uint8_t> code(program.data[text_index].begin() + static_cast<std::ptrdiff_t>(skipped), program.data[text_index].end());
   // Code pointers also live in the other segments: the GOT (glibc is abicalls code: `lw $t9, %call16(f)($gp);
   // jalr $t9`), function pointer tables in .data.
   std::vector<DataSegment> data;
-  for (size_t i = 0; i < program.segments.size(); ++i)
-    if (i != text_index) data.push_back(DataSegment{static_cast<uint32_t>(program.segments[i].address), program.data[i]});
-  const ProgramImage image(std::move(code), program.code_start, program.entry, decoder, program.name, std::move(data));
-
-  auto write = [&](const std::string& name, std::string_view text) { files.write(name, text); };
-  std::string table = write_function_files(image, mipsel_banner, "kiln::mipsel", "runtime/platform/linux-user-mips/recompiled.h", files, summary);
-  std::string assembly = ".section .rodata\n";
-  for (size_t i = 0; i < program.segments.size(); ++i) {
-    table += fmt::format("extern \"C\" const unsigned char kiln_segment_{0}[], kiln_segment_{0}_end[];\n", i);
-    assembly += fmt::format(".balign 16\n.global kiln_segment_{0}\n.global kiln_segment_{0}_end\nkiln_segment_{0}:\n"
-                            ".incbin \"segment_{0}.bin\"\nkiln_segment_{0}_end:\n", i);
-    files.write(fmt::format("segment_{}.bin", i), std::span<const uint8_t>(program.data[i]));
-  }
-  assembly += ".section .note.GNU-stack,\"\",@progbits\n";
-  table += "const kiln::mipsel::LoadSegment segments[] = {\n";
-  for (size_t i = 0; i < program.segments.size(); ++i)
-    table += fmt::format("  {{{0:#010x}u, {1:#x}u, std::span<const uint8_t>(kiln_segment_{2}, static_cast<size_t>(kiln_segment_{2}_end - kiln_segment_{2}))}},\n",
-                         program.segments[i].address, program.segments[i].memory_size, i);
-  table += "};\n} // namespace\n\n";
-  table += fmt::format("extern const kiln::mipsel::RecompiledProgram kiln_mipsel_program;\n"
-                       "const kiln::mipsel::RecompiledProgram kiln_mipsel_program = {{\n"
-                       "  entries, sizeof(entries) / sizeof(entries[0]), {:#010x}u, segments, sizeof(segments) / sizeof(segments[0]),\n"
-                       "  {:#010x}u, {}, {}}};\n",
-                       program.entry, program.program_headers_address, program.program_header_count, program.program_header_size);
-  write("function_table.cpp", table);
-  write("guest_image.S", assembly);
-  write("main.cpp", std::string(mipsel_banner) + "#include \"runtime/platform/linux-user-mips/recompiled.h\"\n\n"
-                    "extern const kiln::mipsel::RecompiledProgram kiln_mipsel_program;\n\n"
-                    "int main(int argc, char** argv) { return kiln::mipsel::run_recompiled(kiln_mipsel_program, argc, argv); }\n");
-  write("CMakeLists.txt", mipsel_cmake_project(roots.source_root));
+  for (auto& d : text.data) data.push_back(DataSegment{d.address, std::move(d.bytes)});
+  const ProgramImage image(std::move(text.code), text.base, program.entry, decoder, program.name, std::move(data));
+  const emit::Linux32Platform platform{
+      mipsel_banner, "kiln_recompiled_mipsel", "kiln::mipsel", "runtime/platform/linux-user-mips/recompiled.h", "kiln_mipsel_program",
+      {"base/error.cpp", "core/guest_log.cpp", "platform/linux-user-mips/recompiled.cpp", "platform/linux-user-mips/system_calls.cpp",
+       "platform/linux-syscalls/abi.cpp", "platform/linux-syscalls/system_calls.cpp", "platform/linux-syscalls/process32.cpp"}};
+  std::string table = write_function_files(image, platform.banner, platform.platform_namespace, platform.recompiled_header, files, summary);
+  emit::write_linux32_project(program, platform, std::move(table), write_fallback_opcodes(image, files), pipeline::opcode_table_expression("kiln::r3000::FallbackCode", image.base()),
+                              roots.source_root, files);
 }
 
 } // namespace kiln::mips

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "recompiler/loaders/elf/elf_container.h"
+#include "runtime/base/elf_container.h"
 
 namespace kiln::elf {
 

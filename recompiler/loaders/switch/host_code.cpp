@@ -5,7 +5,7 @@
 
 #include <cctype>
 
-#include "recompiler/loaders/elf/elf_container.h"
+#include "runtime/base/elf_container.h"
 #include "runtime/base/byte_reader.h"
 
 namespace kiln::host {

@@ -1,9 +1,6 @@
 #include "runtime/core/aarch64/fallback.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
 
 #include "runtime/core/guest_log.h"
 
@@ -18,20 +15,6 @@ const FallbackStep* find_step(uint64_t address) {
   return it != steps_end && it->address == address ? it : nullptr;
 }
 
-/// Once per entry address: a line in kiln's log, and a TOML entry in $KILN_DISCOVERY_LOG for `kiln discover apply`.
-void report_entry(uint64_t address) {
-  static std::vector<uint64_t> reported;
-  if (std::find(reported.begin(), reported.end(), address) != reported.end()) return;
-  reported.push_back(address);
-  guest_log("kiln: guest address %#llx was not recompiled; running it in the fallback interpreter\n", static_cast<unsigned long long>(address));
-  if (const char* log = std::getenv("KILN_DISCOVERY_LOG")) {
-    if (std::FILE* file = std::fopen(log, "a")) {
-      std::fprintf(file, "[[reached]]\naddress = %#llx\n\n", static_cast<unsigned long long>(address));
-      std::fclose(file);
-    }
-  }
-}
-
 } // namespace
 
 void set_fallback_steps(const FallbackStep* steps, size_t count) {
@@ -44,7 +27,7 @@ bool run_fallback(Cpu* cpu, uint64_t address, ControlTransfer how) {
   const FallbackStep* step = find_step(address);
   if (!step) return false;
   if (how == ControlTransfer::branch && step->resume_point) return false; // longjmp: the frame suspended there resumes
-  report_entry(address);
+  report_fallback_entry(address);
   // Where the code entered here returns to, as compiled functions keep it (c->link, set by call_guest and
   // branch_guest): a RET anywhere else is a non-local return (longjmp, the unwinder) that the frames further
   // up take over. The frames this run creates lie below the stack pointer it starts with.

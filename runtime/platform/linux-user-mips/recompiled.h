@@ -5,34 +5,34 @@
 #include <cstdint>
 #include <span>
 
-#include "runtime/core/mips/recompiled.h"
+#include "runtime/core/mips/fallback.h"
+#include "runtime/core/function_table.h"
 #include "runtime/core/mips/step.h"
 #include "runtime/platform/linux-user-mips/machine.h"
 
 namespace kiln::mipsel {
 
-using FunctionEntry = r3000::FunctionEntry<Machine>; // the table shape both MIPS platforms share
-struct LoadSegment {
-  uint32_t address, memory_size;
-  std::span<const uint8_t> data; ///< file bytes (the rest up to memory_size is zero)
-};
+using FunctionEntry = guest::FunctionEntry<Machine>; // the table shape the 32-bit platforms share
 struct RecompiledProgram {
   const FunctionEntry* functions; ///< sorted by address
   size_t count;
   uint32_t entry;
-  const LoadSegment* segments;
+  const linux_calls::LoadSegment32* segments;
   size_t segment_count;
   uint32_t program_headers_address;
   uint16_t program_header_count, program_header_size;
+  r3000::FallbackCode fallback; ///< the text, decoded: what the fallback interpreter runs
 };
 
 void install(const RecompiledProgram& program);
-/// Runs the recompiled function at `address` (c.pc must be `address`); anything else stops with an error.
+/// Runs the recompiled function at `address` (c.pc must be `address`), else the fallback interpreter from there;
+/// an address outside the text stops with an error.
 void call_guest(Machine& m, uint32_t address);
-void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t expected);
-inline void check_return(Machine& m, uint32_t call_address, uint32_t expected) {
-  if (m.cpu.pc != expected) [[unlikely]] returned_elsewhere(m, call_address, expected);
-}
+/// After a call from `call_address` in the recompiled function [start, end), entered with `entry_link` and
+/// `entry_sp`, came back to c.pc instead of after the call (longjmp): this frame resumes in the fallback
+/// interpreter when the landing address is in the function and the stack pointer in its frame; else the caller
+/// returns and a frame further up takes over.
+void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t start, uint32_t end, uint32_t entry_link, uint32_t entry_sp);
 /// SYSCALL at `pc` is answered and execution resumes at pc + 4; any other exception stops with an error.
 void resume_after_exception(Machine& m, uint32_t pc);
 [[noreturn]] void untranslated(Machine& m, uint32_t address, uint32_t word, const char* why);

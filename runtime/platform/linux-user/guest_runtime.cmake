@@ -6,7 +6,9 @@ add_library(kiln_guest_runtime STATIC
   ${KILN_SOURCE_DIR}/runtime/core/aarch64/dispatch.cpp
   ${KILN_SOURCE_DIR}/runtime/core/guest_log.cpp
   ${KILN_SOURCE_DIR}/runtime/platform/linux-user/process.cpp
-  ${KILN_SOURCE_DIR}/runtime/platform/linux-user/syscalls.cpp)
+  ${KILN_SOURCE_DIR}/runtime/platform/linux-user/syscalls.cpp
+  ${KILN_SOURCE_DIR}/runtime/platform/linux-syscalls/abi.cpp
+  ${KILN_SOURCE_DIR}/runtime/platform/linux-syscalls/system_calls.cpp)
 target_include_directories(kiln_guest_runtime PUBLIC ${KILN_SOURCE_DIR})
 target_compile_options(kiln_guest_runtime PRIVATE -O2)
 # The GPU device nodes (nvgpu_driver.cpp and the command processor, later the Vulkan renderer) come prebuilt

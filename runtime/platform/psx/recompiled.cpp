@@ -15,26 +15,43 @@ const RecompiledProgram* installed = nullptr;
 
 void install(const RecompiledProgram& program) { installed = &program; }
 
-void call_guest(Machine& m, uint32_t address) {
-  if (m.enter_hle(address)) return;
-  if (installed) {
-    // Code runs from KSEG0 normally; the same RAM through KUSEG or KSEG1 is the same code.
-    const uint32_t kseg0 = physical_address(address) < ram_mirror_span ? (address & 0x1FFFFFFFu) | 0x80000000u : address;
-    for (uint32_t candidate : {address, kseg0}) {
-      if (const FunctionEntry* it = r3000::find_function(installed->functions, installed->count, candidate)) {
-        m.cpu.pc = candidate;
-        it->function(m);
-        return;
-      }
-    }
-  }
-  throw Error(fmt::format("psx: control reached guest address {:#010x}, which was not recompiled", address));
+namespace {
+/// Code runs from KSEG0 normally; the same RAM through KUSEG or KSEG1 is the same code.
+uint32_t kseg0_alias(uint32_t address) {
+  return physical_address(address) < ram_mirror_span ? (address & 0x1FFFFFFFu) | 0x80000000u : address;
 }
 
-void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t expected) {
-  throw Error(fmt::format("psx: the call at {:#010x} returned to {:#010x} instead of {:#010x}; recompiled code "
-                          "cannot follow a return to another address",
-                          call_address, m.cpu.pc, expected));
+bool enter_compiled(Machine& m, uint32_t address) {
+  if (!installed) return false;
+  for (uint32_t candidate : {address, kseg0_alias(address)}) {
+    if (const FunctionEntry* it = guest::find_function(installed->functions, installed->count, candidate)) {
+      m.cpu.pc = candidate;
+      it->function(m);
+      return true;
+    }
+  }
+  return false;
+}
+
+struct FallbackHooks {
+  static bool enter_compiled(Machine& m, uint32_t address) { return m.enter_hle(address) || psx::enter_compiled(m, address); }
+  static void resume_after_exception(Machine& m, uint32_t pc) { psx::resume_after_exception(m, pc); }
+  [[noreturn]] static void untranslated(Machine& m, uint32_t address, uint32_t word, const char* why) {
+    psx::untranslated(m, address, word, why);
+  }
+};
+} // namespace
+
+void call_guest(Machine& m, uint32_t address) {
+  if (m.enter_hle(address)) return;
+  if (enter_compiled(m, address)) return;
+  if (installed && r3000::run_fallback<FallbackHooks, Bus>(m, installed->fallback, kseg0_alias(address))) return;
+  throw Error(fmt::format("psx: control reached guest address {:#010x}, which is neither a recompiled function nor an "
+                          "instruction of the program's text", address));
+}
+
+void returned_elsewhere(Machine& m, uint32_t, uint32_t start, uint32_t end, uint32_t entry_link, uint32_t entry_sp) {
+  if (installed) r3000::resume_frame<FallbackHooks, Bus>(m, installed->fallback, start, end, entry_link, entry_sp);
 }
 
 void resume_after_exception(Machine& m, uint32_t pc) {

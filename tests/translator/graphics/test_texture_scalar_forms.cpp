@@ -100,31 +100,31 @@ TEST_CASE("TEXS 2D: coordinates in Ra and Rb, RGB split over R0, R1 and R28", "[
   // (u, v) = window position / 64: pixels x < 32 sample column 0, the others column 1 (likewise rows).
   // Mask code 0 with two result pairs (R28 = R2) is RGB: R0 = r, R1 = g, R2 = b.
   const auto program = fragment_program({"IPA.PASS R4, a[0x70], RZ", "IPA.PASS R5, a[0x74], RZ", "FMUL R4, R4, 0.015625",
-                                         "FMUL R5, R5, 0.015625", "TEXS R2, R0, R4, R5, 0x0, 2D, 0x0"});
+                                         "FMUL R5, R5, 0.015625", "TEXS R2, R0, R4, R5, 0x0, 2D, RGB"});
   CHECK(count_wrong(draw(program), [](uint32_t x, uint32_t y) {
           return Rgb{texel(x / 32, y / 32, 0), texel(x / 32, y / 32, 1), texel(x / 32, y / 32, 2)};
         }) == 0);
 }
 
-TEST_CASE("TEXS with one result pair: mask code 6 is G and A into R0 and R1 and 2D.LL reads (Ra, Ra+1) and the LOD from Rb", "[gpu][graphics][texture]") {
+TEST_CASE("TEXS with one result pair: mask GA (code 6) into R0 and R1 and TEXS.LL 2D reads (Ra, Ra+1) and the LOD from Rb", "[gpu][graphics][texture]") {
   if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
   // Texel (1, 1) at its centre (0.75, 0.75), LOD 0 from R6: (g, a) = (0, 1); R2 keeps 0.5.
   const auto program = fragment_program({"MOV32I R4, 0x3f400000", "MOV32I R5, 0x3f400000", "MOV32I R6, 0x0", "MOV32I R2, 0x3f000000",
-                                         "TEXS RZ, R0, R4, R6, 0x0, 2D.LL, 0x6"});
+                                         "TEXS.LL RZ, R0, R4, R6, 0x0, 2D, GA"});
   CHECK(count_wrong(draw(program), [](uint32_t, uint32_t) { return constant(texel(1, 1, 1), texel(1, 1, 3), 0.5f); }) == 0);
 }
 
-TEST_CASE("TLDS 2D.LL fetches texel (Ra, Ra+1) at LOD Rb and mask code 3 with two pairs is GBA", "[gpu][graphics][texture]") {
+TEST_CASE("TLDS.LL 2D fetches texel (Ra, Ra+1) at LOD Rb and mask GBA (code 3 with two pairs)", "[gpu][graphics][texture]") {
   if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
   // Texel (1, 0) = (0, 1, 0, 0): R0 = g = 1, R1 = b = 0, R2 (R28) = a = 0.
-  const auto program = fragment_program({"MOV32I R4, 0x1", "MOV32I R5, 0x0", "MOV32I R6, 0x0", "TLDS R2, R0, R4, R6, 0x0, 2D.LL, 0x3"});
+  const auto program = fragment_program({"MOV32I R4, 0x1", "MOV32I R5, 0x0", "MOV32I R6, 0x0", "TLDS.LL R2, R0, R4, R6, 0x0, 2D, GBA"});
   CHECK(count_wrong(draw(program), [](uint32_t, uint32_t) { return constant(texel(1, 0, 1), texel(1, 0, 2), texel(1, 0, 3)); }) == 0);
 }
 
-TEST_CASE("TLDS 2D.LZ.AOFFI adds the signed 4-bit offsets of Rb to (Ra, Ra+1)", "[gpu][graphics][texture]") {
+TEST_CASE("TLDS.LZ.AOFFI 2D adds the signed 4-bit offsets of Rb to (Ra, Ra+1)", "[gpu][graphics][texture]") {
   if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
   // (1, 0) + (x = 0xf = -1, y = 0x1 = +1) = texel (0, 1) = (0, 1, 1, 0): RGB = (0, 1, 1).
-  const auto program = fragment_program({"MOV32I R4, 0x1", "MOV32I R5, 0x0", "MOV32I R7, 0x1f", "TLDS R2, R0, R4, R7, 0x0, 2D.LZ.AOFFI, 0x0"});
+  const auto program = fragment_program({"MOV32I R4, 0x1", "MOV32I R5, 0x0", "MOV32I R7, 0x1f", "TLDS.LZ.AOFFI R2, R0, R4, R7, 0x0, 2D, RGB"});
   CHECK(count_wrong(draw(program), [](uint32_t, uint32_t) { return constant(texel(0, 1, 0), texel(0, 1, 1), texel(0, 1, 2)); }) == 0);
 }
 
@@ -157,8 +157,8 @@ TEST_CASE("TEXS.F16 and TLD4S.F16 pack two results per register as halves, the f
   // = 0x3c003c00; code 6 (G, A) into R1 -> half(0) | half(1) << 16 = 0x3c000000 (both normal floats, so they
   // reach the RGBA32F target unchanged). TLD4S.F16 of red at the centre: (0,1).r = 0, (1,1).r = 1 into R2's
   // halves -> 0x3c000000 (and (1,0).r, (0,0).r into R28 = R3, not an output).
-  const auto program = fragment_program({"MOV32I R4, 0x3f400000", "MOV32I R5, 0x3f400000", "TEXS.F16 RZ, R0, R4, R5, 0x0, 2D.LZ, 0x5",
-                                         "TEXS.F16 RZ, R1, R4, R5, 0x0, 2D.LZ, 0x6", "MOV32I R6, 0x3f000000", "TLD4S.F16.R R3, R2, R6, R6, 0x0"});
+  const auto program = fragment_program({"MOV32I R4, 0x3f400000", "MOV32I R5, 0x3f400000", "TEXS.F16.LZ RZ, R0, R4, R5, 0x0, 2D, RA",
+                                         "TEXS.F16.LZ RZ, R1, R4, R5, 0x0, 2D, GA", "MOV32I R6, 0x3f000000", "TLD4S.F16.R R3, R2, R6, R6, 0x0"});
   CHECK(count_wrong(draw(program), [](uint32_t, uint32_t) {
           return Rgb{std::bit_cast<float>(0x3c003c00u), std::bit_cast<float>(0x3c000000u), std::bit_cast<float>(0x3c000000u)};
         }) == 0);
@@ -190,13 +190,13 @@ void use_depth_texture(test::HeadsurfaceScene& scene) {
   }
 }
 
-TEST_CASE("depth compare: TEXS 2D.LZ.DC takes the reference from Rb, TEX.DC from the meta register, TLD4S.DC gathers", "[gpu][graphics][texture]") {
+TEST_CASE("depth compare: TEXS.LZ.DC 2D takes the reference from Rb, TEX.DC from the meta register, TLD4S.DC gathers", "[gpu][graphics][texture]") {
   if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
   // Reference 0.5 in R6. TEXS at texel (1, 0) (depth 0.4): 0.5 < 0.4 is false -> R0 = 0; at texel (0, 1) (0.6)
   // -> R1 = 1; TEX.LZ.DC (meta R6 is the reference: no LOD, no offsets) at texel (1, 1) (0.8) -> R2 = 1.
   const auto sampled = fragment_program({"MOV32I R4, 0x3f400000", "MOV32I R5, 0x3e800000", "MOV32I R8, 0x3e800000", "MOV32I R9, 0x3f400000",
                                          "MOV32I R10, 0x3f400000", "MOV32I R11, 0x3f400000", "MOV32I R6, 0x3f000000",
-                                         "TEXS RZ, R0, R4, R6, 0x0, 2D.LZ.DC, 0x0", "TEXS RZ, R1, R8, R6, 0x0, 2D.LZ.DC, 0x0",
+                                         "TEXS.LZ.DC RZ, R0, R4, R6, 0x0, 2D, R", "TEXS.LZ.DC RZ, R1, R8, R6, 0x0, 2D, R",
                                          "TEX.LZ.DC R2, R10, R6, 0x0, 2D, 0x1"});
   CHECK(count_wrong(draw(sampled, use_depth_texture), [](uint32_t, uint32_t) { return constant(0.0f, 1.0f, 1.0f); }) == 0);
   // TLD4S.DC at the centre: (x, y) = (Ra, Ra+1), reference in Rb; in gather order (0,1) 0.6 -> 1, (1,1) 0.8 -> 1,
@@ -209,10 +209,15 @@ TEST_CASE("TEXS/TLDS/TLD4S forms kiln does not translate yet are named with thei
   if (!fs::exists(corpus())) FAIL("corpus folder missing: " << corpus());
   CHECK_THROWS_WITH(translate(fragment_program({"TLD4S.R.AOFFI.DC R2, R0, R4, R5, 0x0"})),
                     Catch::Contains("code address 0x8") && Catch::Contains("depth compare with texel offsets"));
-  CHECK_THROWS_WITH(translate(fragment_program({"TEXS R2, R0, R4, R5, 0x0, 2D, 0x5"})),
-                    Catch::Contains("component mask 5 is invalid with 2 result pair(s)"));
-  CHECK_THROWS_WITH(translate(fragment_program({"TLDS R2, R0, R4, R5, 0x0, 2D.LZ.MS, 0x0"})), Catch::Contains("multisample"));
+  // Mask code 5 names no components with two result pairs (the text has no letters for it): set in the word.
+  std::vector<uint8_t> invalid_mask = fragment_program({"TEXS R2, R0, R4, R5, 0x0, 2D, RGB"});
+  uint64_t texs = 0;
+  std::memcpy(&texs, invalid_mask.data() + sm5x::kSphSize + 8, sizeof(texs));  // after the first control word
+  texs |= uint64_t{5} << 50;  // component mask 50:3
+  std::memcpy(invalid_mask.data() + sm5x::kSphSize + 8, &texs, sizeof(texs));
+  CHECK_THROWS_WITH(translate(invalid_mask), Catch::Contains("component mask 5 is invalid with 2 result pair(s)"));
+  CHECK_THROWS_WITH(translate(fragment_program({"TLDS.LZ.MS R2, R0, R4, R5, 0x0, 2D, RGB"})), Catch::Contains("multisample"));
   // Offsets the translator cannot see as constants (here from a constant bank) have no ConstOffset form.
-  CHECK_THROWS_WITH(translate(fragment_program({"MOV R7, c[0x3][0x0]", "TLDS R2, R0, R4, R7, 0x0, 2D.LZ.AOFFI, 0x0"})),
+  CHECK_THROWS_WITH(translate(fragment_program({"MOV R7, c[0x3][0x0]", "TLDS.LZ.AOFFI R2, R0, R4, R7, 0x0, 2D, RGB"})),
                     Catch::Contains("texel offsets must be constants"));
 }

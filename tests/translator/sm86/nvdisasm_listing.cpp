@@ -105,6 +105,23 @@ std::vector<ListedInstruction> read_nvdisasm_listing(const std::filesystem::path
   return listed;
 }
 
+bool replace_relocated_operands(std::string& text) {
+  bool replaced = false;
+  for (size_t at; (at = text.find("32@")) != std::string::npos;) {
+    const size_t open = text.find('(', at);
+    if (open == std::string::npos) break;
+    size_t close = open, depth = 0;
+    for (; close < text.size(); ++close) {
+      if (text[close] == '(') ++depth;
+      if (text[close] == ')' && --depth == 0) break;
+    }
+    if (close == text.size()) break;
+    text.replace(at, close + 1 - at, "0x0");
+    replaced = true;
+  }
+  return replaced;
+}
+
 std::vector<std::filesystem::path> cuda118_cubins(std::string_view folder) {
   const auto path = std::filesystem::path(KILN_SOURCE_DIR) / "tests" / "translator" / "fixtures" / "cuda11.8" / folder;
   if (!std::filesystem::is_directory(path)) throw Error(in_file(path.string()), "no such fixture folder");

@@ -32,6 +32,11 @@ enum class ListingLayout : uint8_t {
 std::vector<ListedInstruction> read_nvdisasm_listing(const std::filesystem::path& path,
                                                      ListingLayout layout = ListingLayout::volta);
 
+/// Replaces each relocated operand of a listing's text ("32@lo(__cudart_i2opi_f)",
+/// "32@hi((kernel + .L_x_0@srel))") by 0x0, the value its word holds until the loader patches it; returns whether
+/// it replaced any (the caller checks that the cubin relocates that instruction).
+bool replace_relocated_operands(std::string& text);
+
 /// The CUDA 11.8 fixtures (tests/translator/cuda/regenerate_cuda118.sh): the cubins of one architecture folder
 /// ("sm_53", "sm_86-G"), sorted by name; throws kiln::Error when the folder is missing.
 std::vector<std::filesystem::path> cuda118_cubins(std::string_view folder);

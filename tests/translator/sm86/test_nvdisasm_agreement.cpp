@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <cstdlib>
 #include <map>
@@ -43,6 +45,10 @@ struct Agreement {
     if (ours == listed.text) {
       ++agreeing;
       return;
+    }
+    if (const char* path = std::getenv("KILN_NVDISASM_FAILURES")) {
+      std::ofstream(path, std::ios::app) << fmt::format("{}\t{:04x}\t{:016x}{:016x}\t{}\t{}\n", file, listed.offset,
+                                                      listed.word.high, listed.word.low, listed.text, ours);
     }
     if (failures_by_mnemonic[opcode]++ < examples_per_opcode) {
       examples.push_back(fmt::format("{}:{:04x} 0x{:016x}{:016x}\n    nvdisasm: {}\n    kiln:     {}", fs::path(file).filename().string(),
@@ -170,8 +176,8 @@ TEST_CASE("sm86 decoder prints forms outside the corpora as nvdisasm did", "[sm8
 
 /// Instructions per folder that printed exactly as nvdisasm 11.8 printed them when the test was last raised.
 const std::map<std::string, size_t> volta_agreement_floor{
-    {"sm_70", 5986}, {"sm_72", 5874}, {"sm_75", 5746}, {"sm_80", 6181}, {"sm_86", 6262},
-    {"sm_87", 6439}, {"sm_89", 6259}, {"sm_90", 6196}, {"sm_86-G", 7370},
+    {"sm_70", 6009}, {"sm_72", 5897}, {"sm_75", 5769}, {"sm_80", 6296}, {"sm_86", 6289},
+    {"sm_87", 8168}, {"sm_89", 6285}, {"sm_90", 6265}, {"sm_86-G", 8237},
 };
 
 TEST_CASE("sm86 decoder agrees with nvdisasm 11.8 on every word of the sm_70-90 corpus listings", "[sm86][nvdisasm]") {
@@ -194,7 +200,12 @@ TEST_CASE("sm86 decoder agrees with nvdisasm 11.8 on every word of the sm_70-90 
           if (listed.function != kernel.name) continue;
           REQUIRE(listed.offset + 16 <= kernel.code.size());
           REQUIRE(sm86::Word128::from_bytes(std::span(kernel.code).subspan(listed.offset).first<16>()) == listed.word);
-          agreement.check(listed, fmt::format("{}/{}", folder, path.filename().string()), cubin.architecture);
+          sm86::testing::ListedInstruction compared = listed;
+          if (sm86::testing::replace_relocated_operands(compared.text)) {
+            // A relocated operand (MOV R19, 32@lo(__cudart_i2opi_f)): the cubin must relocate this instruction.
+            CHECK(std::ranges::count_if(kernel.code_relocations, [&](uint64_t at) { return at / 16 == listed.offset / 16; }) >= 1);
+          }
+          agreement.check(compared, fmt::format("{}/{}", folder, path.filename().string()), cubin.architecture);
         }
       }
     }
@@ -203,11 +214,12 @@ TEST_CASE("sm86 decoder agrees with nvdisasm 11.8 on every word of the sm_70-90 
     INFO(agreement.report());
     CHECK(kernels >= 50);
     CHECK(agreement.round_trips == agreement.decoded);
-    // Not yet every word: the forms the CUDA 13 corpus lacks (generic LD/ST, MATCH, MEMBAR/ERRBAR/CCTL, B2R, named
-    // BAR with a count, SULD/SUST, TLD/TLD4 on bindless handles, SGXT, Hopper's own forms) and CUDA 11's spellings
-    // that differ from CUDA 13's (signed .X immediates) are listed by the report above. Each architecture keeps at
-    // least the agreement measured when the test was written; raise the figures as forms are added.
+    // Not yet every word: Hopper's own encodings (BRA, WARPSYNC.ALL, REDG, LDC c[0x0][RZ], UPRMT, ULEA, S2UR of
+    // SR_CgaCtaId, ENDCOLLECTIVE), shared atomics with a literal address, surfaces and bindless TLD/TLD4, Ada's
+    // F2FP.F16.F32 spelling, and CUDA 11's spellings that differ from CUDA 13's (signed .X immediates, IMAD.SHL on
+    // signed operands) are listed by the report above. Each architecture keeps at least the agreement measured when
+    // the test was last raised; raise the figures as forms are added.
     CHECK(agreement.agreeing >= volta_agreement_floor.at(folder));
-    CHECK(agreement.agreeing * 100 >= agreement.total * 75);
+    CHECK(agreement.agreeing * 100 >= agreement.total * 94);
   }
 }

@@ -1,5 +1,7 @@
 // decode() and assemble(): both walk the same table row, field by field, so they are inverses by construction.
 #include <bit>
+#include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -25,15 +27,37 @@ OperandKind kind_of(OperandForm form) {
   case OperandForm::cbuf:
   case OperandForm::cbuf_indexed: return OperandKind::constant_buffer;
   case OperandForm::float20:
+  case OperandForm::half10:
   case OperandForm::float32: return OperandKind::float32;
   case OperandForm::double20: return OperandKind::float64;
-  case OperandForm::branch_target: return OperandKind::branch_target;
+  case OperandForm::implied_register: return OperandKind::gpr;
+  case OperandForm::branch_target:
+  case OperandForm::absolute_target: return OperandKind::branch_target;
   case OperandForm::special_register: return OperandKind::special_register;
   case OperandForm::memory: return OperandKind::memory;
   case OperandForm::attribute: return OperandKind::attribute;
   case OperandForm::enumerant: return OperandKind::enumerant;
   default: return OperandKind::integer;
   }
+}
+
+/// The f32 bits of an IEEE half (exact: every half is a float).
+int64_t half_to_float_bits(uint16_t half) {
+  const uint32_t sign = static_cast<uint32_t>(half >> 15) << 31;
+  const uint32_t exponent = (half >> 10) & 31, significand = half & 1023;
+  if (exponent == 31) return sign | 0x7f800000u | (significand << 13);
+  if (exponent != 0) return sign | ((exponent + 112) << 23) | (significand << 13);
+  if (significand == 0) return sign;
+  const float value = std::ldexp(static_cast<float>(significand), -24);  // subnormal: exact in f32
+  return sign | std::bit_cast<uint32_t>(value);
+}
+
+/// The half whose value the f32 bits hold, if one does.
+std::optional<uint16_t> float_bits_to_half(uint32_t bits) {
+  for (uint32_t half = 0; half < 0x10000; half += 0x40) {  // only halves a 10-bit field can hold
+    if (static_cast<uint32_t>(half_to_float_bits(static_cast<uint16_t>(half))) == bits) return static_cast<uint16_t>(half);
+  }
+  return std::nullopt;
 }
 
 bool bit_set(uint64_t word, int8_t bit) { return bit >= 0 && ((word >> bit) & 1) != 0; }
@@ -47,6 +71,9 @@ Operand read_operand(const OperandSpec& spec, uint64_t word, uint64_t address) {
   case OperandForm::gpr:
   case OperandForm::predicate:
   case OperandForm::special_register: operand.index = static_cast<uint16_t>(raw); break;
+  case OperandForm::implied_register:
+    operand.index = static_cast<uint16_t>(raw == kRZ ? kRZ : raw + spec.register_offset);
+    break;
   case OperandForm::cbuf:
     operand.index = static_cast<uint16_t>(kCbufBank.read(word));
     operand.value = static_cast<int64_t>(kCbufOffset.read(word) * 4);
@@ -58,9 +85,10 @@ Operand read_operand(const OperandSpec& spec, uint64_t word, uint64_t address) {
     break;
   case OperandForm::int20:
   case OperandForm::int32:
-  case OperandForm::signed_literal:
-  case OperandForm::memory: operand.value = sign_extend(raw, width); break;
+  case OperandForm::signed_literal: operand.value = sign_extend(raw, width); break;
+  case OperandForm::memory: operand.value = sign_extend(raw, width) * spec.scale; break;
   case OperandForm::float20: operand.value = static_cast<int64_t>(raw << 12); break;
+  case OperandForm::half10: operand.value = half_to_float_bits(static_cast<uint16_t>(raw << 6)); break;
   case OperandForm::double20: operand.value = static_cast<int64_t>(raw << 44); break;
   case OperandForm::branch_target:
     operand.value = static_cast<int64_t>(address + 8) + sign_extend(raw, width);
@@ -106,6 +134,15 @@ void write_operand(uint64_t& word, uint64_t& written, const OperandSpec& spec, c
   case OperandForm::gpr:
   case OperandForm::predicate:
   case OperandForm::special_register: put(word, written, spec.field, operand.index, instruction, what); break;
+  case OperandForm::implied_register: {
+    // No bits of its own: it must be the register its field's operand implies.
+    const uint64_t named = spec.field.read(word);
+    const uint64_t implied = named == kRZ ? kRZ : named + spec.register_offset;
+    if ((written & spec.field.mask()) != spec.field.mask() || operand.index != implied) {
+      assembly_error(instruction, fmt::format("{} must be R{} + {}", what, named, spec.register_offset));
+    }
+    break;
+  }
   case OperandForm::cbuf:
     if (operand.value % 4 != 0 || operand.value < 0) assembly_error(instruction, what + " offset must be a word multiple");
     if (operand.base != kRZ) assembly_error(instruction, what + " cannot be register-indexed in this encoding");
@@ -119,8 +156,12 @@ void write_operand(uint64_t& word, uint64_t& written, const OperandSpec& spec, c
     break;
   case OperandForm::int20:
   case OperandForm::int32:
-  case OperandForm::signed_literal:
-  case OperandForm::memory: put_signed(spec.field, operand.value, width); break;
+  case OperandForm::signed_literal: put_signed(spec.field, operand.value, width); break;
+  case OperandForm::memory:
+    if (operand.value % spec.scale != 0) assembly_error(instruction, fmt::format("{} offset must be a multiple of {}", what, spec.scale));
+    if (width == 0 && operand.value != 0) assembly_error(instruction, what + " takes no offset in this encoding");
+    if (width != 0) put_signed(spec.field, operand.value / spec.scale, width);
+    break;
   case OperandForm::float20:
   case OperandForm::double20: {
     const unsigned dropped = spec.form == OperandForm::float20 ? 12 : 44;
@@ -130,6 +171,12 @@ void write_operand(uint64_t& word, uint64_t& written, const OperandSpec& spec, c
       assembly_error(instruction, what + " literal needs more than the 20 bits this encoding keeps");
     }
     put(word, written, spec.field, bits >> dropped, instruction, what);
+    break;
+  }
+  case OperandForm::half10: {
+    const auto half = float_bits_to_half(static_cast<uint32_t>(operand.value));
+    if (!half || (*half & 0x3f) != 0) assembly_error(instruction, what + " is not a half with 4 significand bits");
+    put(word, written, spec.field, *half >> 6, instruction, what);
     break;
   }
   case OperandForm::branch_target:

@@ -19,6 +19,9 @@ const std::map<std::string, std::string, std::less<>>& named_lists() {
       {"CC", "CC.F,CC.LT,CC.EQ,CC.LE,CC.GT,CC.NE,CC.GE,CC.NUM,CC.NAN,CC.LTU,CC.EQU,CC.LEU,CC.GTU,CC.NEU,CC.GEU,,"
              "CC.OFF,CC.LO,CC.SFF,CC.LS,CC.HI,CC.SFT,CC.HS,CC.OFT,CC.CSM_TA,CC.CSM_TR,CC.CSM_MX,CC.FCSM_TA,"
              "CC.FCSM_TR,CC.FCSM_MX,CC.RLE,CC.RGT"},
+      // The same tests as CSETP's modifier (CSETP.SFT.AND).
+      {"CCTEST", "F,LT,EQ,LE,GT,NE,GE,NUM,NAN,LTU,EQU,LEU,GTU,NEU,GEU,T,OFF,LO,SFF,LS,HI,SFT,HS,OFT,CSM_TA,CSM_TR,CSM_MX,"
+                 "FCSM_TA,FCSM_TR,FCSM_MX,RLE,RGT"},
       {"FCMP", "F,LT,EQ,LE,GT,NE,GE,NUM,NAN,LTU,EQU,LEU,GTU,NEU,GEU,T"},
       {"RND", ",RM,RP,RZ"},
       {"FMZ", ",FTZ,FMZ,?"},
@@ -109,6 +112,17 @@ OperandSpec parse_operand(const EncodingRow& row, const std::string& token) {
     spec.field = at(number(row, text.substr(at_sign + 1)), number(row, text.substr(1, at_sign - 1)));
   };
   if (kind == "C") spec.form = OperandForm::cbuf;
+  else if (kind.starts_with("E=")) {
+    spec.form = OperandForm::enumerant;
+    spec.names = {std::string(kind.substr(2))};
+  } else if (kind.starts_with("HF")) spec = {OperandForm::half10, at(number(row, kind.substr(2)), 10)};
+  else if (kind == "TA") spec = {OperandForm::absolute_target, at(20, 32)};
+  else if (kind == "[R8]") spec.form = OperandForm::memory;
+  else if (kind[0] == 'R' && kind.find('+') != std::string_view::npos) {
+    const size_t plus = kind.find('+');
+    spec = {OperandForm::implied_register, at(number(row, kind.substr(1, plus - 1)), 8)};
+    spec.register_offset = static_cast<uint8_t>(number(row, kind.substr(plus + 1)));
+  }
   else if (kind == "CX") spec.form = OperandForm::cbuf_indexed;
   else if (kind == "I20") spec = {OperandForm::int20, BitField{{{20, 19}, {56, 1}}}};
   else if (kind == "F20") spec = {OperandForm::float20, BitField{{{20, 19}, {56, 1}}}};
@@ -144,6 +158,11 @@ OperandSpec parse_operand(const EncodingRow& row, const std::string& token) {
     case 'a': spec.absolute_bit = static_cast<int8_t>(number(row, rest)); break;
     case 'i': spec.invert_bit = static_cast<int8_t>(number(row, rest)); break;
     case '?': spec.optional = true; spec.default_value = number(row, rest); break;
+    case 'x': spec.scale = static_cast<uint8_t>(number(row, rest)); break;
+    case 'u': spec.reuse_slot = static_cast<int8_t>(number(row, rest)); break;
+    case 'm': spec.suffix_to_mnemonic = true; break;
+    case 'c': spec.component_mask = true; break;
+    case 'b': spec.bit_set = true; break;
     case 's': {
       const size_t equals = rest.find('=');
       if (equals == std::string_view::npos) table_error(row, "selector needs names");
@@ -159,6 +178,11 @@ OperandSpec parse_operand(const EncodingRow& row, const std::string& token) {
 
 ModifierSpec parse_modifier(const EncodingRow& row, const std::string& token) {
   ModifierSpec spec;
+  if (token.starts_with('&')) {
+    spec = parse_modifier(row, token.substr(1));
+    spec.as_operand = true;
+    return spec;
+  }
   const size_t at_sign = token.find('@');
   spec.name = token.substr(0, at_sign);
   if (at_sign == std::string::npos) {  // fixed text
@@ -178,6 +202,13 @@ ModifierSpec parse_modifier(const EncodingRow& row, const std::string& token) {
 }
 
 } // namespace
+
+// Mesa's emitter tables (gm107 TEXS/TLDS); the CUDA 11.8 listings show R, RG and RGBA.
+std::string_view component_mask_name(int64_t value, bool one_register) {
+  static constexpr std::string_view one[] = {"R", "G", "B", "A", "RG", "RA", "GA", "BA"};
+  static constexpr std::string_view two[] = {"RGB", "RGA", "RBA", "GBA", "RGBA", "?", "?", "?"};
+  return (one_register ? one : two)[value & 7];
+}
 
 unsigned BitField::width() const {
   unsigned total = 0;
@@ -211,10 +242,12 @@ bool BitField::write(uint64_t& word, uint64_t value) const {
 }
 
 uint64_t OperandSpec::mask() const {
+  if (form == OperandForm::implied_register) return 0;
   uint64_t bits = field.mask() | selector.mask();
   if (form == OperandForm::cbuf) bits |= at(34, 5).mask() | at(20, 14).mask();
   if (form == OperandForm::cbuf_indexed) bits |= at(36, 5).mask() | at(20, 16).mask() | at(8, 8).mask();
   if (form == OperandForm::memory || form == OperandForm::attribute) bits |= at(8, 8).mask();
+  if (form == OperandForm::absolute_target) bits |= field.mask();
   for (const int8_t bit : {negate_bit, absolute_bit, invert_bit}) {
     if (bit >= 0) bits |= uint64_t{1} << bit;
   }

@@ -42,9 +42,52 @@ int64_t number(std::string_view text) {
   return static_cast<int64_t>(std::strtoll(std::string(text).c_str(), nullptr, 0));
 }
 
+/// What the rest of the line tells an operand's reading: the mnemonic's suffixes (an 'm' enumerant's tail is printed
+/// there: TEXS.LL ... 2D) and whether the first operand is RZ (a 'c' component mask's letters depend on it).
+struct LineContext {
+  const std::vector<std::string>& mnemonic_suffixes;
+  bool one_register = false;
+};
+
+/// An 'm' enumerant: the name whose part before its first '.' is `text` and whose remaining parts are the last
+/// suffixes of the mnemonic, the longest such name (2D with .LZ.DC -> 2D.LZ.DC, not 2D).
+bool parse_suffixed_enumerant(const OperandSpec& spec, std::string_view text, const LineContext& line, Operand& out) {
+  size_t best_parts = 0;
+  bool found = false;
+  for (size_t i = 0; i < spec.names.size(); ++i) {
+    const std::string& name = spec.names[i];
+    if (name == "?" || name.substr(0, name.find('.')) != text) continue;
+    std::vector<std::string> tail;
+    for (size_t dot = name.find('.'); dot != std::string::npos;) {
+      const size_t next = name.find('.', dot + 1);
+      tail.push_back(name.substr(dot + 1, next == std::string::npos ? std::string::npos : next - dot - 1));
+      dot = next;
+    }
+    const auto& suffixes = line.mnemonic_suffixes;
+    if (tail.size() > suffixes.size() || !std::equal(tail.begin(), tail.end(), suffixes.end() - static_cast<ptrdiff_t>(tail.size()))) continue;
+    if (found && tail.size() <= best_parts) continue;
+    found = true;
+    best_parts = tail.size();
+    out.kind = OperandKind::enumerant;
+    out.value = static_cast<int64_t>(i);
+  }
+  return found;
+}
+
 /// Operand text -> Operand for the spec's form; false when the text cannot be that form.
-bool parse_operand(const OperandSpec& spec, std::string text, Operand& out) {
+bool parse_operand(const OperandSpec& spec, std::string text, const LineContext& line, Operand& out) {
   out = Operand{};
+  if (spec.component_mask) {
+    for (int64_t value = 0; value < 8; ++value) {
+      if (text != "?" && component_mask_name(value, line.one_register) == text) {
+        out.kind = OperandKind::integer;
+        out.value = value;
+        return true;
+      }
+    }
+    return false;
+  }
+  if (spec.suffix_to_mnemonic) return parse_suffixed_enumerant(spec, text, line, out);
   if (!text.empty() && text[0] == '-') { out.negate = true; text.erase(0, 1); }
   if (!text.empty() && text[0] == '!') { out.invert = true; text.erase(0, 1); }
   switch (spec.form) {
@@ -141,9 +184,10 @@ uint64_t assemble_sass(std::string_view line) {
     // Operands in order; optional operands missing from the text take their default.
     size_t next = 0;
     bool ok = true;
+    const LineContext context{suffixes, !operand_text.empty() && operand_text[0] == "RZ"};
     for (const OperandSpec& spec : encoding.operands) {
       Operand operand;
-      if (next < operand_text.size() && parse_operand(spec, operand_text[next], operand)) {
+      if (next < operand_text.size() && parse_operand(spec, operand_text[next], context, operand)) {
         ++next;
       } else if (spec.optional) {
         operand.kind = spec.form == OperandForm::predicate ? OperandKind::predicate : OperandKind::gpr;

@@ -1,5 +1,6 @@
-// Cubin parsing: ELF64 section headers and symbols, then the per-kernel sections ptxas writes
-// (.text.K, .nv.info.K, .nv.constant0.K, .nv.shared.K) and the file-wide .nv.info attributes keyed by symbol.
+// Cubin parsing: the ELF64 tables through the shared container (runtime/base/elf_container.h), then the
+// per-kernel sections ptxas writes (.text.K, .nv.info.K, .nv.constant0.K, .nv.shared.K) and the file-wide .nv.info
+// attributes keyed by symbol.
 #include "translator/sass/sm86/cubin.h"
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include <map>
 
 #include "runtime/base/byte_reader.h"
+#include "runtime/base/elf_container.h"
 #include "runtime/base/file_writer.h"
 
 namespace kiln::sass::sm86 {
@@ -20,13 +22,11 @@ constexpr uint8_t kAttrMaxThreads = 0x05, kAttrParamCbank = 0x0a, kAttrRequiredT
                   kAttrFrameSize = 0x11, kAttrKernelParamInfo = 0x17, kAttrCbankParamSize = 0x19,
                   kAttrExitOffsets = 0x1c, kAttrRegisterCount = 0x2f;
 
-constexpr uint32_t kSectionSymbols = 2, kSectionNoBits = 8, kSectionRel = 9;
 constexpr uint32_t kRelocationCuda64 = 2;  // R_CUDA_64: a 64-bit absolute address (nvlink's R_CUDA_* order)
 constexpr uint32_t kMaxConstantBank = 17;
 
 struct Section {
   std::string name;
-  uint32_t name_offset = 0;
   uint32_t type = 0;
   uint64_t offset = 0;
   uint64_t size = 0;
@@ -146,27 +146,11 @@ std::optional<uint32_t> constant_bank_number(const std::string& name, const std:
   return bank;
 }
 
-std::vector<Symbol> read_symbols(const ByteReader& file, const std::vector<Section>& sections) {
+std::vector<Symbol> read_symbols(const elf::Container& container, const std::vector<elf::SectionHeader>& headers) {
   std::vector<Symbol> symbols;
-  for (const auto& section : sections) {
-    if (section.type != kSectionSymbols) continue;
-    if (section.link >= sections.size()) file.fail_at(section.header_offset, fmt::format("symbol table links to section {}, which does not exist", section.link));
-    const Section& strings = sections[section.link];
-    ByteReader names = file.sub_reader(strings.offset, strings.size);
-    ByteReader reader = file.sub_reader(section.offset, section.size);
-    while (reader.remaining() >= 24) {
-      const uint64_t entry = reader.absolute_offset();
-      Symbol symbol;
-      const uint32_t name = reader.u32();
-      reader.skip(2);  // info, other
-      symbol.section = reader.u16();
-      symbol.value = reader.u64();
-      reader.skip(8);  // size
-      if (name >= names.size()) file.fail_at(entry, fmt::format("symbol name offset 0x{:x} outside the string table", name));
-      names.seek(name);
-      symbol.name = std::string(names.c_string());
-      symbols.push_back(std::move(symbol));
-    }
+  for (const auto& section : headers) {
+    if (section.type != elf::sht_symtab) continue;
+    for (const elf::SymbolEntry& entry : container.symbols(headers, section)) symbols.push_back(Symbol{entry.name, entry.section, entry.value});
   }
   return symbols;
 }
@@ -201,7 +185,7 @@ ConstantBank read_constant_bank(const ByteReader& file, const std::vector<Sectio
   const auto bytes = file.span_at(section.offset, section.size);
   bank.bytes.assign(bytes.begin(), bytes.end());
   for (const auto& rel : sections) {
-    if (rel.type != kSectionRel || rel.info != index) continue;
+    if (rel.type != elf::sht_rel || rel.info != index) continue;
     ByteReader reader = file.sub_reader(rel.offset, rel.size);
     while (reader.remaining() >= 16) {
       const uint64_t entry = reader.absolute_offset();
@@ -257,44 +241,12 @@ Cubin parse_cubin(std::span<const uint8_t> bytes, const std::string& file) {
   else reader.fail_at(0x30, fmt::format("cubin for sm_{} (flags 0x{:x}): kiln decodes sm_50-62 and sm_70-90", sm, flags));
   const uint32_t instruction_size = cubin.instruction_size();
 
-  const uint64_t section_table = reader.peek_at<uint64_t>(0x28);
-  const uint16_t entry_size = reader.peek_at<uint16_t>(0x3a);
-  const uint16_t section_count = reader.peek_at<uint16_t>(0x3c);
-  const uint16_t names_index = reader.peek_at<uint16_t>(0x3e);
-  if (entry_size != 64) reader.fail_at(0x3a, fmt::format("section header size {} (ELF64 uses 64)", entry_size));
-  if (names_index >= section_count) reader.fail_at(0x3e, fmt::format("section-name table index {} >= section count {}", names_index, section_count));
-  if (section_table > bytes.size() || uint64_t{section_count} * 64 > bytes.size() - section_table) {
-    reader.fail_at(0x28, fmt::format("section headers (offset 0x{:x}, {} entries) run past the end of the file ({} bytes)",
-                                     section_table, section_count, bytes.size()));
-  }
-
-  std::vector<Section> sections(section_count);
-  for (size_t i = 0; i < section_count; ++i) {
-    ByteReader header = reader.sub_reader(section_table + i * 64, 64);
-    Section& section = sections[i];
-    section.header_offset = header.absolute_offset();
-    section.name_offset = header.u32();
-    section.type = header.u32();
-    header.skip(16);  // flags, address
-    section.offset = header.u64();
-    section.size = header.u64();
-    section.link = header.u32();
-    section.info = header.u32();
-    section.alignment = header.u64();
-    if (section.type != kSectionNoBits && section.type != 0 &&
-        (section.offset > bytes.size() || section.size > bytes.size() - section.offset)) {
-      reader.fail_at(section.header_offset, fmt::format("section {} (offset 0x{:x}, size 0x{:x}) runs past the end of the file ({} bytes)",
-                                                        i, section.offset, section.size, bytes.size()));
-    }
-  }
-  const Section& names = sections[names_index];
-  ByteReader name_table = reader.sub_reader(names.offset, names.size);
-  for (auto& section : sections) {
-    const uint32_t name = section.name_offset;
-    if (name >= name_table.size()) reader.fail_at(section.header_offset, fmt::format("section name offset 0x{:x} outside the name table", name));
-    name_table.seek(name);
-    section.name = std::string(name_table.c_string());
-  }
+  // The ELF tables through the one ELF reader: section headers with their names, symbols.
+  const elf::Container container(bytes, file);
+  const std::vector<elf::SectionHeader> headers = container.section_headers();
+  std::vector<Section> sections;
+  for (const elf::SectionHeader& h : headers)
+    sections.push_back(Section{h.name, h.type, h.file_offset, h.size, h.link, h.info, h.alignment, h.header_offset});
 
   // File-wide attributes keyed by the kernel's symbol index.
   std::map<uint32_t, uint32_t> register_counts, frame_sizes;
@@ -308,7 +260,7 @@ Cubin parse_cubin(std::span<const uint8_t> bytes, const std::string& file) {
     }
   }
 
-  const std::vector<Symbol> symbols = read_symbols(reader, sections);
+  const std::vector<Symbol> symbols = read_symbols(container, headers);
   const std::map<size_t, uint64_t> global_placement = lay_out_globals(reader, sections, cubin);
   std::vector<ConstantBank> module_banks;
   for (size_t index = 0; index < sections.size(); ++index) {
@@ -339,6 +291,20 @@ Cubin parse_cubin(std::span<const uint8_t> bytes, const std::string& file) {
     for (size_t other = 0; other < sections.size(); ++other) {
       const Section& section = sections[other];
       if (section.info != index) continue;
+      if (section.type == elf::sht_rel || section.type == elf::sht_rela) {
+        const size_t relocation_size = section.type == elf::sht_rela ? 24 : 16;  // RELA adds an addend
+        ByteReader entries = reader.sub_reader(section.offset, section.size);
+        while (entries.remaining() >= relocation_size) {
+          const uint64_t entry = entries.absolute_offset();
+          const uint64_t offset = entries.u64();
+          entries.u64();  // symbol and type: kiln reads the word, not the symbol's value
+          if (relocation_size == 24) entries.u64();
+          if (offset >= kernel.code.size()) {
+            reader.fail_at(entry, fmt::format("{}: relocation at 0x{:x} outside the {}-byte code", section.name, offset, kernel.code.size()));
+          }
+          kernel.code_relocations.push_back(offset);
+        }
+      }
       if (auto bank = constant_bank_number(section.name, kernel.name)) {
         kernel.constant_banks.push_back(read_constant_bank(reader, sections, other, *bank, symbols, global_placement));
       }

@@ -60,6 +60,9 @@ struct Kernel {
   std::vector<uint8_t> constant0;    ///< .nv.constant0.<name>: driver constants + parameters, as the kernel sees them
   std::vector<ConstantBank> constant_banks;  ///< banks 1-17 it can read (module banks, then its own), by bank number
   std::vector<InfoAttribute> other_attributes;  ///< attributes not interpreted above
+  /// Code offsets that a .rel.text.<name> entry patches: operands the loader fills in (a symbol's address in
+  /// MOV/MOV32I/UMOV, an absolute call's target), which the word holds as 0.
+  std::vector<uint64_t> code_relocations;
 
   DecodeLocation location(const std::string& file) const { return {file, name, code_file_offset}; }
 };

@@ -13,12 +13,15 @@
 
 namespace kiln::elf {
 
-constexpr uint16_t et_exec = 2, et_dyn = 3;
-constexpr uint16_t em_mips = 8, em_x86_64 = 62, em_aarch64 = 183;
+constexpr uint16_t et_rel = 1, et_exec = 2, et_dyn = 3;
+constexpr uint16_t em_mips = 8, em_ppc = 20, em_x86_64 = 62, em_aarch64 = 183;
 constexpr uint32_t pt_load = 1, pt_phdr = 6, pt_tls = 7;
-constexpr uint32_t sht_symtab = 2, sht_nobits = 8, sht_init_array = 14, sht_fini_array = 15, sht_preinit_array = 16;
-constexpr uint64_t shf_execinstr = 4;
-constexpr uint8_t stt_object = 1, stt_func = 2;
+constexpr uint32_t sht_progbits = 1, sht_symtab = 2, sht_rela = 4, sht_nobits = 8, sht_rel = 9, sht_init_array = 14,
+                   sht_fini_array = 15, sht_preinit_array = 16;
+constexpr uint64_t shf_write = 1, shf_alloc = 2, shf_execinstr = 4;
+constexpr uint8_t stt_object = 1, stt_func = 2, stt_section = 3;
+constexpr uint8_t stb_local = 0, stb_global = 1, stb_weak = 2;
+constexpr uint16_t shn_undef = 0, shn_abs = 0xfff1, shn_common = 0xfff2;
 
 struct FileHeader {
   bool is_64 = false;
@@ -54,6 +57,15 @@ struct SymbolEntry {
   uint16_t section = 0;
   uint64_t entry_offset = 0; ///< where this entry is in the file (for messages)
   uint8_t type() const { return info & 0xf; }
+  uint8_t binding() const { return info >> 4; }
+};
+
+/// One entry of a SHT_REL or SHT_RELA section (SHT_REL entries have no addend: it is 0 here, the field holds it).
+struct RelocationEntry {
+  uint64_t offset = 0; ///< r_offset: in a relocatable file, from the start of the section it patches
+  uint32_t type = 0, symbol = 0;
+  int64_t addend = 0;
+  uint64_t entry_offset = 0; ///< where this entry is in the file (for messages)
 };
 
 class Container {
@@ -76,6 +88,8 @@ public:
   std::vector<SectionHeader> section_headers() const;
   /// The entries of a symbol table section, names read from the section it links to.
   std::vector<SymbolEntry> symbols(const std::vector<SectionHeader>& sections, const SectionHeader& symtab) const;
+  /// The entries of a SHT_REL or SHT_RELA section.
+  std::vector<RelocationEntry> relocations(const SectionHeader& section) const;
 
 private:
   std::span<const uint8_t> bytes_;

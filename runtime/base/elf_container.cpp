@@ -1,4 +1,4 @@
-#include "recompiler/loaders/elf/elf_container.h"
+#include "runtime/base/elf_container.h"
 
 #include <fmt/format.h>
 
@@ -166,6 +166,29 @@ std::vector<SymbolEntry> Container::symbols(const std::vector<SectionHeader>& se
     symbols.push_back(std::move(s));
   }
   return symbols;
+}
+
+std::vector<RelocationEntry> Container::relocations(const SectionHeader& section) const {
+  const ByteReader r = reader();
+  const bool with_addend = section.type == sht_rela;
+  if (!with_addend && section.type != sht_rel)
+    r.fail_at(section.header_offset + 4, fmt::format("section '{}' is not a relocation section (type {})", section.name, section.type));
+  const uint32_t entry_size = (header_.is_64 ? 8u : 4u) * (with_addend ? 3u : 2u);
+  const ByteReader table = r.sub_reader(section.file_offset, section.size);
+  std::vector<RelocationEntry> entries;
+  for (uint64_t at = 0; at + entry_size <= section.size; at += entry_size) {
+    ByteReader entry = table.sub_reader(at, entry_size);
+    RelocationEntry e;
+    e.entry_offset = section.file_offset + at;
+    e.offset = word(entry, header_.is_64);
+    const uint64_t info = word(entry, header_.is_64);
+    // ELF32 packs the symbol above an 8-bit type, ELF64 above a 32-bit one.
+    e.type = static_cast<uint32_t>(header_.is_64 ? info & 0xffffffffu : info & 0xffu);
+    e.symbol = static_cast<uint32_t>(header_.is_64 ? info >> 32 : info >> 8);
+    if (with_addend) e.addend = header_.is_64 ? entry.s64() : entry.s32();
+    entries.push_back(e);
+  }
+  return entries;
 }
 
 } // namespace kiln::elf

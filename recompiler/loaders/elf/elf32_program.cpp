@@ -1,23 +1,24 @@
-#include "recompiler/loaders/elf/elf32_mips.h"
+#include "recompiler/loaders/elf/elf32_program.h"
 
 #include <fmt/format.h>
 
-#include "recompiler/loaders/elf/elf_container.h"
+#include <algorithm>
+
+#include "runtime/base/elf_container.h"
 #include "runtime/base/error.h"
 
 namespace kiln::elf {
 
-bool is_elf32_mips(std::span<const uint8_t> bytes) { return is_elf(bytes, false, em_mips); }
-
-Elf32MipsProgram parse_elf32_mips(std::span<const uint8_t> bytes, std::string name) {
+Elf32Program parse_elf32_program(std::span<const uint8_t> bytes, std::string name, const Elf32Machine& machine) {
   if (bytes.size() < 52) throw Error(at_offset(name, 0), "not a 32-bit ELF file: shorter than its 52-byte header");
-  if (!is_elf32_mips(bytes)) throw Error(at_offset(name, 0), "not a 32-bit MIPS ELF file");
+  if (!is_elf(bytes, false, machine.machine)) throw Error(at_offset(name, 0), fmt::format("not a 32-bit ELF file for {}", machine.name));
   const Container container(bytes, name);
   const FileHeader& h = container.header();
-  if (h.byte_order != Endian::little) throw Error(at_offset(name, 5), "big-endian MIPS: kiln runs little-endian mipsel programs only");
+  if (h.byte_order != machine.byte_order)
+    throw Error(at_offset(name, 5), fmt::format("the file's byte order is not that of {}", machine.name));
   if (h.type != et_exec)
     throw Error(at_offset(name, 16), fmt::format("ELF type {} is not ET_EXEC: link the program with -static (no PIE)", h.type));
-  Elf32MipsProgram program;
+  Elf32Program program;
   program.name = name;
   program.entry = static_cast<uint32_t>(h.entry);
   program.program_header_size = h.program_header_size;
@@ -42,7 +43,10 @@ Elf32MipsProgram parse_elf32_mips(std::span<const uint8_t> bytes, std::string na
   }
   program.code_start = program.entry;
   for (const SectionHeader& s : container.section_headers())
-    if (s.executable() && s.size != 0 && s.address < program.code_start) program.code_start = static_cast<uint32_t>(s.address);
+    if (s.executable() && s.size != 0) {
+      program.code_start = std::min(program.code_start, static_cast<uint32_t>(s.address));
+      program.code_end = std::max(program.code_end, static_cast<uint32_t>(s.address + s.size));
+    }
   bool entry_ok = false;
   for (const Segment& s : program.segments) entry_ok |= s.executable() && s.contains(program.entry);
   if (!entry_ok) throw Error(at_offset(name, 24), fmt::format("entry point {:#010x} is not in an executable segment", program.entry));

@@ -1,0 +1,14 @@
+// The PowerPC front end: a static ppc32 Linux ELF on linux-user-ppc (recompiler/emit/ppc).
+#include "recompiler/core/front_ends.h"
+#include "recompiler/core/recompile.h"
+#include "recompiler/emit/ppc/platform_projects.h"
+
+namespace kiln::recompiler {
+
+RecompileSummary PpcFrontEnd::recompile(const pipeline::Input& input, const RecompileOptions& options) const {
+  return recompile_into_project(input, options, [&](pipeline::ProjectFiles& files, RecompileSummary& summary) {
+    ppc::write_ppc_linux_project(input.bytes, input.path, source_root(), files, summary);
+  });
+}
+
+} // namespace kiln::recompiler

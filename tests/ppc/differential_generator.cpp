@@ -3,26 +3,26 @@
 // (from registers r0/r3-r12 and f1-f6) on random input states. For each case the program loads the input
 // state, runs the one instruction, stores the state it produced, and finally writes all cases to stdout.
 // Fixed seed: the same program, and the same listing of results, on every build.
-#include <array>
 #include <bit>
-#include <cfloat>
 #include <cmath>
 #include <cstdio>
-#include <random>
 #include <vector>
 
 #include "recompiler/isa/ppc/encoding_table.h"
 #include "runtime/core/ppc/fields.h"
 #include "tests/ppc/differential_cases.h"
+#include "tests/ppc/random_values.h"
 
 using namespace kiln::ppc;
 using namespace kiln::ppc::differential;
+using kiln::ppc::test::RandomValues;
 
 namespace {
 
-std::mt19937_64 random_engine(750);
-uint64_t random_bits() { return random_engine(); }
-template <class T> const T& pick(const std::vector<T>& v) { return v[random_bits() % v.size()]; }
+RandomValues random_values(750);
+uint64_t random_bits() { return random_values.bits(); }
+uint32_t gpr_value() { return random_values.gpr(); }
+uint64_t fpr_value() { return random_values.fpr(); }
 
 /// Rows qemu-ppc models as the 750CL does. Left out: control flow, traps and sc (they leave the case), loads
 /// and stores, privileged and cache instructions, mftb, the SPR moves, fres/frsqrte (qemu computes exact
@@ -37,34 +37,6 @@ bool checked_by_qemu(const Encoding& row) {
     case Opcode::fres: case Opcode::frsqrte:
       return false;
     default: return true;
-  }
-}
-
-uint32_t gpr_value() {
-  static const std::vector<uint32_t> special = {0, 1, 2, 0xFFFFFFFF, 0x7FFFFFFF, 0x80000000, 0x80000001, 0xFFFF, 0x8000,
-                                                0xFFFF8000, 31, 32, 33, 63, 64};
-  switch (random_bits() % 4) {
-    case 0: return pick(special);
-    case 1: return static_cast<uint32_t>(random_bits() % 256);
-    default: return static_cast<uint32_t>(random_bits());
-  }
-}
-
-uint64_t fpr_value() {
-  static const std::vector<double> special = {0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 1e300, -1e300, 1e-300, DBL_MIN, -DBL_MIN,
-                                              DBL_MAX, DBL_TRUE_MIN, INFINITY, -INFINITY, 2147483647.5, -2147483648.5,
-                                              4294967296.0, 0.1, FLT_MAX, FLT_MIN, 1.0 + DBL_EPSILON, 1.5, 2.5};
-  switch (random_bits() % 6) {
-    case 0: return std::bit_cast<uint64_t>(pick(special));
-    case 1: return 0x7FF8000000000000ull | (random_bits() & 0xFFFFFFFFFFFull);       // QNaN
-    case 2: return 0x7FF0000000000001ull | (random_bits() & 0x7FFFFFFFFFFull);       // SNaN
-    case 3: return std::bit_cast<uint64_t>(static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>((random_bits() & 0xBFFFFFFF) | 0x30000000))));
-    case 4: return std::bit_cast<uint64_t>(std::ldexp(static_cast<double>(random_bits() % 2000000) - 1000000.0, static_cast<int>(random_bits() % 40) - 20));
-    default: {
-      // Any finite double with a moderate exponent (products and sums stay in range, with rounding).
-      const uint64_t exponent = 1023 - 60 + random_bits() % 120;
-      return (random_bits() & 0x800FFFFFFFFFFFFFull) | exponent << 52;
-    }
   }
 }
 

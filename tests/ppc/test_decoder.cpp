@@ -124,7 +124,8 @@ TEST_CASE("ppc decoder: unknown words and invalid forms are reported with addres
   CHECK_FALSE(decoder.decode(0x84630004, 0).decoded); // lwzu r3,4(r3): rA = rD is invalid
   CHECK_FALSE(decoder.decode(0x94600004, 0).decoded); // stwu r3,4(0): rA = 0 is invalid
   CHECK_FALSE(decoder.decode(0xBBA1FFF0 | 0x1E << 16, 0).decoded); // lmw r29,-16(r30): rA among the registers
-  CHECK_FALSE(decoder.decode(0x42C00008, 0).decoded); // bc 22,0: a z bit of BO set
+  CHECK(decoder.decode(0x42C00008, 0).control_flow().kind == ppc::FlowKind::jump); // bc 22: z bits ignored, always
+  CHECK_FALSE(decoder.decode(0x42C00008, 0).control_flow().conditional);
   CHECK_FALSE(decoder.decode(0x4E000420, 0).decoded); // bcctr 16,0: bcctr may not decrement CTR
   CHECK_FALSE(decoder.decode(0x2C230000, 0).decoded); // cmpdi (L = 1): 64-bit
 }
@@ -158,11 +159,14 @@ TEST_CASE("ppc effects: loads and stores", "[ppc][decoder]") {
   CHECK(e.gpr_read == r(1));
   CHECK(e.gpr_write == (r(1) | r(3)));
   CHECK(e.special_read == ppc::special_memory);
+  CHECK_FALSE(e.may_raise); // misaligned integer loads and stores are done by the 750CL
   e = decode(ppc::assemble(Opcode::lmw, {29, 8, 1})).effects();
   CHECK(e.gpr_write == (r(29) | r(30) | r(31)));
+  CHECK(e.may_raise); // the alignment exception
   e = decode(ppc::assemble(Opcode::stmw, {29, 8, 1})).effects();
   CHECK(e.gpr_read == (r(1) | r(29) | r(30) | r(31)));
   CHECK(e.special_write == ppc::special_memory);
+  CHECK(e.may_raise);
   e = decode(ppc::assemble(Opcode::lswi, {30, 4, 12})).effects(); // 12 bytes into r30, r31, r0
   CHECK(e.gpr_write == (r(30) | r(31) | r(0)));
   e = decode(ppc::assemble(Opcode::psq_l, {1, 8, 3, 0, 2})).effects();
@@ -174,6 +178,8 @@ TEST_CASE("ppc effects: loads and stores", "[ppc][decoder]") {
   e = decode(ppc::assemble(Opcode::stwcx_dot, {3, 4, 5})).effects();
   CHECK(e.cr_write == 1);
   CHECK((e.special_read & ppc::special_reservation) != 0);
+  CHECK(e.may_raise);
+  CHECK(decode(ppc::assemble(Opcode::lwarx, {3, 4, 5})).effects().may_raise);
 }
 
 TEST_CASE("ppc effects: CR, SPRs, FPSCR and sc", "[ppc][decoder]") {

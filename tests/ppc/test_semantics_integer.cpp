@@ -245,6 +245,15 @@ TEST_CASE("ppc semantics: branches with every kind of BO, LK and AA (PEM bc, bcl
   m.c.ctr = 1;
   m.exec(assemble(Opcode::bclr, {16, 0}));
   CHECK(m.c.pc == 0x4004u);
+  // z bits of BO are ignored (PEM "BO Operand Encodings"): BO = 6 is BO = 4, BO = 22 branches always.
+  set_cr_word(m.c, 0);
+  m.c.pc = 0x3000;
+  m.c.ctr = 9;
+  m.exec(assemble(Opcode::bc, {6, 2, 0x40}));
+  CHECK(m.c.pc == 0x3040u);
+  CHECK(m.c.ctr == 9);
+  m.exec(assemble(Opcode::bc, {22, 7, 0x40}));
+  CHECK(m.c.pc == 0x3080u);
   // bctr, and bgtctr not taken.
   m.c.ctr = 0x5000;
   m.exec(assemble(Opcode::bcctr, {20, 0}));

@@ -70,9 +70,10 @@ private:
       out_ += body_.fall_out(next);
       return;
     }
-    // A transfer: its semantics decide next_pc (and LR, CTR), then control moves there.
+    // A transfer: its semantics decide next_pc (and LR, CTR), then control moves there. One that may raise (rfi
+    // in user mode) hands the exception to the platform first, as any other instruction does.
     const std::string taken = fmt::format("c.next_pc != {:#010x}u", next);
-    out_ += fmt::format("  c.next_pc = {:#010x}u; {}\n", next, op(i));
+    out_ += fmt::format("  c.next_pc = {:#010x}u; {}{}\n", next, op(i), i.effects().may_raise ? raise_check(a) : "");
     auto when_taken = [&](const std::string& what) {
       out_ += t.conditional ? fmt::format("  if ({}) {{ {} }}\n", taken, what) : "  " + what + "\n";
     };

@@ -107,8 +107,9 @@ Effects effects(const Encoding& row, uint32_t w) {
   if (row.has(stores)) e.special_write |= special_memory;
 
   switch (row.opcode) {
-    case Opcode::lmw: e.gpr_write = from(d(w)); break;
-    case Opcode::stmw: e.gpr_read |= from(d(w)); break;
+    // lmw/stmw (and lwarx/stwcx. below): the alignment exception for an address that is not word aligned.
+    case Opcode::lmw: e.gpr_write = from(d(w)); e.may_raise = true; break;
+    case Opcode::stmw: e.gpr_read |= from(d(w)); e.may_raise = true; break;
     // lswi fills registers rD upwards, wrapping from r31 to r0, one per 4 bytes.
     case Opcode::lswi: {
       const unsigned bytes = b(w) == 0 ? 32 : b(w);
@@ -125,8 +126,8 @@ Effects effects(const Encoding& row, uint32_t w) {
     // The XER byte count decides how many registers: any of them.
     case Opcode::lswx: e.gpr_write = ~0u; e.special_read |= special_xer_count; break;
     case Opcode::stswx: e.gpr_read = ~0u; e.special_read |= special_xer_count; break;
-    case Opcode::lwarx: e.special_write |= special_reservation; break;
-    case Opcode::stwcx_dot: e.special_read |= special_reservation; e.special_write |= special_reservation; break;
+    case Opcode::lwarx: e.special_write |= special_reservation; e.may_raise = true; break;
+    case Opcode::stwcx_dot: e.special_read |= special_reservation; e.special_write |= special_reservation; e.may_raise = true; break;
     case Opcode::mcrxr:
       e.special_read |= special_xer_so | special_xer_ov | special_xer_ca;
       e.special_write |= special_xer_so | special_xer_ov | special_xer_ca;

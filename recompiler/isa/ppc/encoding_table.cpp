@@ -9,6 +9,9 @@
 #include <capstone/capstone.h>
 #include <fmt/format.h>
 
+#include <array>
+#include <vector>
+
 #include "runtime/base/error.h"
 #include "runtime/core/ppc/fields.h"
 
@@ -56,9 +59,17 @@ constexpr uint16_t tw_family[] = {PPC_INS_TW, PPC_INS_TRAP, PPC_INS_TWLT, PPC_IN
                                   PPC_INS_TWNE, PPC_INS_TWLLT, PPC_INS_TWLGT, PPC_INS_TWU};
 constexpr uint16_t twi_family[] = {PPC_INS_TWI, PPC_INS_TWLTI, PPC_INS_TWEQI, PPC_INS_TWGTI,
                                    PPC_INS_TWNEI, PPC_INS_TWLLTI, PPC_INS_TWLGTI, PPC_INS_TWUI};
-constexpr uint16_t spr_family[] = {PPC_INS_MFSPR, PPC_INS_MFXER, PPC_INS_MFLR, PPC_INS_MFCTR};
-constexpr uint16_t mtspr_family[] = {PPC_INS_MTSPR, PPC_INS_MTXER, PPC_INS_MTLR, PPC_INS_MTCTR,
-                                     PPC_INS_MTTBL, PPC_INS_MTTBU};
+// ... and the SPR moves by the SPR names of every PowerPC it knows (AMR, DSCR, the 4xx DCCR ...).
+constexpr uint16_t spr_family[] = {
+    PPC_INS_MFSPR, PPC_INS_MFXER, PPC_INS_MFLR, PPC_INS_MFCTR, PPC_INS_MFAMR, PPC_INS_MFASR, PPC_INS_MFCFAR,
+    PPC_INS_MFDAR, PPC_INS_MFDBATL, PPC_INS_MFDBATU, PPC_INS_MFDCCR, PPC_INS_MFDEAR, PPC_INS_MFDSCR, PPC_INS_MFDSISR,
+    PPC_INS_MFESR, PPC_INS_MFIBATL, PPC_INS_MFIBATU, PPC_INS_MFICCR, PPC_INS_MFPID, PPC_INS_MFPVR, PPC_INS_MFRTCL,
+    PPC_INS_MFRTCU, PPC_INS_MFSPEFSCR, PPC_INS_MFSRR2, PPC_INS_MFSRR3, PPC_INS_MFTBHI, PPC_INS_MFTBLO, PPC_INS_MFTCR};
+constexpr uint16_t mtspr_family[] = {
+    PPC_INS_MTSPR, PPC_INS_MTXER, PPC_INS_MTLR, PPC_INS_MTCTR, PPC_INS_MTTBL, PPC_INS_MTTBU, PPC_INS_MTAMR,
+    PPC_INS_MTCFAR, PPC_INS_MTDAR, PPC_INS_MTDBATL, PPC_INS_MTDBATU, PPC_INS_MTDCCR, PPC_INS_MTDEAR, PPC_INS_MTDSCR,
+    PPC_INS_MTDSISR, PPC_INS_MTESR, PPC_INS_MTIBATL, PPC_INS_MTIBATU, PPC_INS_MTICCR, PPC_INS_MTPID,
+    PPC_INS_MTSPEFSCR, PPC_INS_MTSRR2, PPC_INS_MTSRR3, PPC_INS_MTTBHI, PPC_INS_MTTBLO, PPC_INS_MTTCR};
 constexpr uint16_t rlwinm_family[] = {PPC_INS_RLWINM, PPC_INS_SLWI, PPC_INS_SRWI, PPC_INS_ROTLWI, PPC_INS_CLRLWI};
 
 // clang-format off
@@ -317,15 +328,8 @@ constexpr bool masks_cover_matches() {
 }
 static_assert(masks_cover_matches(), "a row's pattern sets only bits its mask fixes");
 
-/// PEM "BO Operand Encodings": the valid BO values (the z bits zero; 1z1zz is 20). bcctr may not decrement
-/// CTR (PEM, bcctr: "the instruction form is invalid").
-constexpr bool valid_bo(unsigned bo) {
-  switch (bo) {
-    case 0: case 1: case 2: case 3: case 4: case 5: case 8: case 9: case 10: case 11: case 12: case 13:
-    case 16: case 17: case 18: case 19: case 20: return true;
-    default: return false;
-  }
-}
+/// Whether register `r` is among the `count` registers from `first` up, wrapping from r31 to r0.
+constexpr bool in_range(unsigned r, unsigned first, unsigned count) { return ((r - first) & 31) < count; }
 
 } // namespace
 
@@ -337,14 +341,12 @@ const Encoding& encoding(Opcode opcode) {
   return table[index];
 }
 
-/// Whether register `r` is among the `count` registers from `first` up, wrapping from r31 to r0.
-constexpr bool in_range(unsigned r, unsigned first, unsigned count) { return ((r - first) & 31) < count; }
-
 bool valid_form(const Encoding& row, uint32_t word) {
   const unsigned d = field::d(word), a = field::a(word), b = field::b(word);
   switch (row.opcode) {
-    case Opcode::bc: case Opcode::bclr: return valid_bo(d);
-    case Opcode::bcctr: return valid_bo(d) && (d & 4) != 0;
+    // Every BO is a valid bc/bclr: the processor ignores the z bits (PEM "BO Operand Encodings"). bcctr may not
+    // decrement CTR (PEM bcctr: "the instruction form is invalid").
+    case Opcode::bcctr: return (d & 4) != 0;
     // PEM, each load with update: "If rA = 0 or rA = rD, the instruction form is invalid."
     case Opcode::lbzu: case Opcode::lbzux: case Opcode::lhzu: case Opcode::lhzux: case Opcode::lhau:
     case Opcode::lhaux: case Opcode::lwzu: case Opcode::lwzux:
@@ -364,8 +366,14 @@ bool valid_form(const Encoding& row, uint32_t word) {
 }
 
 const Encoding* match_encoding(uint32_t word) {
-  for (const Encoding& row : table)
-    if (row.matches(word) && valid_form(row, word)) return &row;
+  // The rows by primary opcode (every row fixes it), so a word is tried against a handful of rows.
+  static const auto by_primary = [] {
+    std::array<std::vector<const Encoding*>, 64> rows;
+    for (const Encoding& row : table) rows[row.match >> 26].push_back(&row);
+    return rows;
+  }();
+  for (const Encoding* row : by_primary[word >> 26])
+    if (row->matches(word) && valid_form(*row, word)) return row;
   return nullptr;
 }
 

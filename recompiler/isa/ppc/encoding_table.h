@@ -110,7 +110,8 @@ struct Encoding {
 /// Every row, in Opcode order.
 std::span<const Encoding> encodings();
 const Encoding& encoding(Opcode opcode);
-/// The rules beyond the bit pattern: the branch BO values the PEM defines (bcctr never decrementing CTR).
+/// The rules beyond the bit pattern: the PEM's invalid forms (update forms with rA = 0 or rA = rD, lmw/lswi/lswx
+/// register overlaps, bcctr decrementing CTR).
 bool valid_form(const Encoding& row, uint32_t word);
 /// The row `word` matches (pattern and valid_form), or nullptr.
 const Encoding* match_encoding(uint32_t word);

@@ -196,15 +196,17 @@ std::string branch_text(const Encoding& row, uint32_t w, uint32_t address) {
   const char hint = ((bo & 1) != 0) != backward ? '+' : '-';
   const bool ignores_condition = (bo & 16) != 0, decrements = (bo & 4) == 0;
   if (ignores_condition) {
-    if (bi == 0 && !(bo == 20 && row.opcode == Opcode::bc)) {
-      if (bo == 20) return fmt::format("b{}{}", target_kind, suffix);
+    // BO 1z1zz branches always, 1z0zy decrements CTR (z bits ignored); objdump names only the z = 0 forms
+    // with BI = 0, and not bc 20.
+    const bool always = (bo & 4) != 0;
+    if (bi == 0 && always && bo == 20 && row.opcode != Opcode::bc) return fmt::format("b{}{}", target_kind, suffix);
+    if (bi == 0 && !always) {
       const char* ctr = (bo & 2) ? "bdz" : "bdnz";
       return join(fmt::format("{}{}{}{}", ctr, target_kind, suffix, hint), {target});
     }
-    // objdump keeps the raw form when BI is not zero (or for bc 20), marked "+" only for a forward branch
-    // with the y bit set.
+    // The raw form, marked "+" only for a forward branch with the y bit set.
     std::string mnemonic = fmt::format("{}{}", row.mnemonic, suffix);
-    if ((bo & 1) && !backward) mnemonic += '+';
+    if ((bo & 1) && !backward && !always) mnemonic += '+';
     return join(mnemonic, {fmt::format("{}", bo), cr_bit_name(bi), target});
   }
   if (decrements) {

@@ -124,6 +124,16 @@ std::optional<Family> family_of(uint32_t class_id) {
 
 ClassId host_class_of(Family family) { return family == Family::ampere ? ClassId::host_ampere : ClassId::host; }
 
+std::optional<ProgramIsa> program_isa_of(uint32_t class_id) {
+  switch (static_cast<ClassId>(class_id)) {
+  case ClassId::threed:
+  case ClassId::compute: return ProgramIsa::sm5x;
+  case ClassId::threed_ampere:
+  case ClassId::compute_ampere: return ProgramIsa::sm86;
+  default: return std::nullopt;
+  }
+}
+
 std::string class_name(uint32_t class_id) {
   switch (static_cast<ClassId>(class_id)) {
   case ClassId::host: return "host (B06F)";

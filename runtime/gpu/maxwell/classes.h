@@ -38,6 +38,12 @@ enum class Family : uint8_t { maxwell, ampere };
 std::optional<Family> family_of(uint32_t class_id);
 ClassId host_class_of(Family family);
 
+/// How the programs of a 3D or compute class are laid out and encoded: Maxwell's SM5x (a 0x50-byte SPH before
+/// graphics code, 64-bit instructions in groups with control words) or Ampere's SM86 (the SPH padded to 0x80
+/// bytes, 128-bit instructions). nullopt for a class that runs no programs.
+enum class ProgramIsa : uint8_t { sm5x, sm86 };
+std::optional<ProgramIsa> program_isa_of(uint32_t class_id);
+
 /// "SET_VIEWPORT_SCALE_X(3)" for a method byte offset of the class, or "method 0x1234" when the header names none.
 std::string method_name(uint32_t class_id, uint32_t method_offset);
 

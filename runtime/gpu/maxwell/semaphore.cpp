@@ -10,6 +10,10 @@
 namespace kiln::maxwell {
 
 bool acquire_met(AcquireCompare compare, uint64_t value, uint64_t payload, unsigned bits) {
+  if (bits == 32) {
+    value &= 0xffffffffu;
+    payload &= 0xffffffffu;
+  }
   switch (compare) {
   case AcquireCompare::equal: return value == payload;
   case AcquireCompare::circular_greater_equal:

@@ -1,7 +1,10 @@
 #include "translator/sass/sm86/text_assembler.h"
 
+#include <bit>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -25,23 +28,59 @@ std::string collapse_spaces(std::string_view text) {
   return out;
 }
 
-/// Operands split at the commas outside brackets.
+/// Operands split at the commas outside brackets, and at spaces (RET prints its target after a space).
 std::vector<std::string> split_operands(std::string_view text) {
   std::vector<std::string> parts;
   std::string current;
   int depth = 0;
+  auto finish = [&] {
+    if (!current.empty()) parts.push_back(current);
+    current.clear();
+  };
   for (char c : text) {
     if (c == '[') ++depth;
     if (c == ']') --depth;
-    if (c == ',' && depth == 0) {
-      parts.push_back(collapse_spaces(current));
-      current.clear();
+    if ((c == ',' || c == ' ') && depth == 0) {
+      finish();
       continue;
     }
-    if (!(current.empty() && c == ' ')) current += c;
+    current += c;
   }
-  if (!collapse_spaces(current).empty()) parts.push_back(collapse_spaces(current));
+  finish();
   return parts;
+}
+
+/// The binary16 pattern of a value nvdisasm printed from one (exact), or nullopt.
+std::optional<uint16_t> exact_half(double value) {
+  const uint16_t sign = std::signbit(value) ? 0x8000 : 0;
+  if (std::isnan(value)) return static_cast<uint16_t>(sign | 0x7e00);
+  if (std::isinf(value)) return static_cast<uint16_t>(sign | 0x7c00);
+  value = std::fabs(value);
+  if (value == 0) return sign;
+  int exponent = 0;
+  const double mantissa = std::frexp(value, &exponent); // value = mantissa * 2^exponent, mantissa in [0.5, 1)
+  const int field = exponent - 1 + 15;
+  if (field >= 31) return std::nullopt;
+  if (field <= 0) { // subnormal: a multiple of 2^-24
+    const double units = std::ldexp(value, 24);
+    if (units != std::floor(units)) return std::nullopt;
+    return static_cast<uint16_t>(sign | static_cast<uint16_t>(units));
+  }
+  const double fraction = (mantissa * 2 - 1) * 1024;
+  if (fraction != std::floor(fraction)) return std::nullopt;
+  return static_cast<uint16_t>(sign | (field << 10) | static_cast<uint16_t>(fraction));
+}
+
+/// nvdisasm's float text ("1.5", "+INF", "-QNAN", "4.29494272000000000000e+09") as a double; QNAN as the quiet NaN.
+std::optional<double> float_value(std::string_view text) {
+  if (text == "+INF" || text == "-INF") return text[0] == '-' ? -INFINITY : INFINITY;
+  if (text == "+QNAN" || text == "-QNAN") return text[0] == '-' ? -std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::quiet_NaN();
+  if (text.empty() || text.starts_with("0x") || text.starts_with("-0x")) return std::nullopt;
+  const std::string number(text);
+  char* end = nullptr;
+  const double value = std::strtod(number.c_str(), &end);
+  if (end == nullptr || *end != '\0') return std::nullopt;
+  return value;
 }
 
 std::optional<int64_t> integer(std::string_view text) {
@@ -96,7 +135,8 @@ std::optional<AddressSum> address_sum(std::string_view text) {
 /// Reads operand text as `spec` describes it; false when it is not that operand.
 bool parse_operand(const OperandSpec& spec, std::string text, Operand& out) {
   out = Operand{};
-  if (text.ends_with(".reuse")) return false; // reuse flags live in the control bits: not written in program text
+  // ".reuse" is a control bit (Control::reuse_mask): the text may show it, the control given decides it.
+  if (const size_t reuse = text.find(".reuse"); reuse != std::string::npos) text.erase(reuse, 6);
   if (spec.kind != OperandSpecKind::immediate && !text.empty() && text[0] == '-') {
     out.negate = true;
     text.erase(0, 1);
@@ -173,25 +213,28 @@ bool parse_operand(const OperandSpec& spec, std::string text, Operand& out) {
     }
     case ImmediateType::float32:
     case ImmediateType::float64_high: {
-      if (text.empty() || text.starts_with("0x")) return false;
-      std::string number = text;
-      if (number == "+INF" || number == "-INF") number = number[0] == '-' ? "-inf" : "inf";
-      char* end = nullptr;
-      const double value = std::strtod(number.c_str(), &end);
-      if (end == nullptr || *end != '\0') return false;
+      const auto value = float_value(text);
+      if (!value) return false;
       if (spec.immediate_type == ImmediateType::float32) {
-        uint32_t bits;
-        const float single = static_cast<float>(value);
-        std::memcpy(&bits, &single, 4);
-        out.value = bits;
+        const float single = static_cast<float>(*value);
+        out.value = std::isnan(single) ? (std::signbit(single) ? 0xffc00000 : 0x7fc00000) : std::bit_cast<uint32_t>(single);
       } else {
-        uint64_t bits;
-        std::memcpy(&bits, &value, 8);
+        const uint64_t bits = std::isnan(*value) ? (std::signbit(*value) ? 0xfff8000000000000 : 0x7ff8000000000000) : std::bit_cast<uint64_t>(*value);
         out.value = static_cast<int64_t>(bits >> 32);
       }
       return true;
     }
-    case ImmediateType::float16x2: return false; // two printed halves: not written in program text yet
+    case ImmediateType::float16x2: { // "HIGH, LOW" (two printed halves, the high one first), joined by the caller
+      const size_t comma = text.find(',');
+      if (comma == std::string::npos) return false;
+      const auto high = float_value(collapse_spaces(text.substr(0, comma)));
+      const auto low = float_value(collapse_spaces(text.substr(comma + 1)));
+      if (!high || !low) return false;
+      const auto high_bits = exact_half(*high), low_bits = exact_half(*low);
+      if (!high_bits || !low_bits) return false;
+      out.value = (int64_t{*high_bits} << 16) | *low_bits;
+      return true;
+    }
     }
     return false;
   }
@@ -241,6 +284,13 @@ bool parse_operand(const OperandSpec& spec, std::string text, Operand& out) {
         continue;
       }
       std::string name = part;
+      if (const size_t dot = name.find('.'); dot != std::string::npos && spec.suffix.bits.present()) { // "R4.X4": a scale
+        const auto index = name_index(spec.suffix.names, name.substr(dot + 1));
+        if (index) {
+          out.suffix = spec.suffix.names[*index];
+          name.resize(dot);
+        }
+      }
       if (name.ends_with(".64")) {
         out.base_is_64 = true;
         name.resize(name.size() - 3);
@@ -249,6 +299,8 @@ bool parse_operand(const OperandSpec& spec, std::string text, Operand& out) {
       if (!number) return false;
       out.base = static_cast<uint8_t>(*number);
     }
+    // With no GPR base the .64 flag prints nothing; ptxas sets it when a uniform register holds the address.
+    if (out.base == kRZ && out.uniform_base != kURZ && spec.wide_bit >= 0) out.base_is_64 = true;
     out.value = sum->offset;
     return true;
   }
@@ -364,12 +416,15 @@ Word128 assemble_sass(std::string_view line, uint64_t offset, const Control& con
     start = dot + 1;
   }
   for (size_t i = 1; i < tokens.size(); ++i) {
+    // nvdisasm's IMAD aliases (IMAD.MOV, IMAD.SHL, IMAD.IADD) are printing conventions of a plain IMAD.
+    if (tokens[0] == "IMAD" && i == 1 && (tokens[i] == "MOV" || tokens[i] == "SHL" || tokens[i] == "IADD")) continue;
     const auto modifier = modifier_named(tokens[i]);
     if (!modifier) throw Error(fmt::format("cannot assemble '{}': '{}' is no modifier", text, tokens[i]));
     instruction.modifiers.push_back(*modifier);
   }
   std::string nearest;
   const auto& forms = encoding_forms();
+  std::vector<std::pair<uint16_t, Word128>> candidates; // forms whose encoding prints the text, in table order
   for (uint16_t index = 0; index < forms.size(); ++index) {
     const Form& form = forms[index];
     if (opcode_name(form.opcode) != tokens[0] || !form_applies(form, architecture)) continue;
@@ -382,7 +437,11 @@ Word128 assemble_sass(std::string_view line, uint64_t offset, const Control& con
     bool fits = true;
     for (const OperandSpec& spec : form.operands) {
       Operand operand;
-      if (!spec.hidden && next < operand_text.size() && parse_operand(spec, operand_text[next], operand)) {
+      const bool halves = spec.kind == OperandSpecKind::immediate && spec.immediate_type == ImmediateType::float16x2;
+      if (!spec.hidden && halves && next + 1 < operand_text.size() &&
+          parse_operand(spec, operand_text[next] + ", " + operand_text[next + 1], operand)) {
+        next += 2;
+      } else if (!spec.hidden && !halves && next < operand_text.size() && parse_operand(spec, operand_text[next], operand)) {
         ++next;
       } else if (spec.hidden || spec.optional) {
         operand = default_operand(spec);
@@ -395,12 +454,28 @@ Word128 assemble_sass(std::string_view line, uint64_t offset, const Control& con
     if (!fits || next != operand_text.size()) continue;
     try {
       const Word128 word = sm86::assemble(candidate);
-      const std::string back = disassemble(decode(word, offset, {"assembler", "", 0}, architecture));
-      if (back == text) return word;
-      nearest = back;
+      // The decoder takes the first form that fits a word: the word must decode with this form to be its encoding.
+      const Instruction back = decode(word, offset, {"assembler", "", 0}, architecture);
+      const std::string back_text = disassemble(back);
+      if (back_text == text) candidates.emplace_back(index, word);
+      else nearest = back_text;
     } catch (const Error& error) {
       if (nearest.empty()) nearest = error.message();
     }
+  }
+  if (!candidates.empty()) {
+    // Several forms can print the same text; kiln takes the one ptxas writes (tests/translator/sm86/
+    // test_text_assembler.cpp checks every instruction of the corpora's nvdisasm listings): for the conversions
+    // I2F/F2I/F2F the 0x11x opcodes when the text names a 64-bit type and the 0x10x ones otherwise; for the rest
+    // the last form in table order (FADD's immediate and constant operands in the third-source slot).
+    const Opcode opcode = forms[candidates.front().first].opcode;
+    if (opcode == Opcode::I2F || opcode == Opcode::F2I || opcode == Opcode::F2F) {
+      const bool wide = mnemonic.find("64") != std::string::npos;
+      for (const auto& [index, word] : candidates) {
+        if (((forms[index].opcode_bits & 0x010) != 0) == wide) return word;
+      }
+    }
+    return candidates.back().second;
   }
   throw Error(fmt::format("cannot assemble '{}' (nearest: '{}')", text, nearest.empty() ? "no form of " + tokens[0] + " takes these operands" : nearest));
 }

@@ -136,10 +136,11 @@ bool Channel::run() {
     word_offset_ = 0;
   }
   // The queue ran dry: deferred work (a macro whose parameters ended with the submission) runs now.
+  const uint32_t deferred_class = deferred_engine_ ? deferred_engine_->class_id() : static_cast<uint32_t>(ClassId::threed);
   try {
     flush_engines();
   } catch (const std::exception& error) {
-    fault(0, static_cast<uint32_t>(ClassId::threed), 0, message_of(error));
+    fault(0, deferred_class, 0, message_of(error));
     return progress;
   }
   state_ = State::idle; // a header's data may still continue in a later submission (pending_ keeps it)

@@ -5,7 +5,8 @@
 #  2. build games/sample-aarch64 (our own C program) as a static AArch64 Linux executable,
 #  3. recompile it to C++ and build the native program (`kiln port`),
 #  4. run the native program and the original under qemu-aarch64, and require identical output,
-#  5. build games/sample-triangle and games/sample-scene (our own GPU titles: nvgpu ioctls, pushbuffers, fences)
+#  5. build games/sample-triangle and games/sample-scene (our own GPU titles: nvgpu ioctls, pushbuffers, fences;
+#     sample-scene a second time for the Ampere classes with SM86 programs, whose frames must equal the Maxwell ones)
 #     as one program, check that each stops cleanly under qemu-aarch64 (no GPU there), recompile it and run
 #     each title on kiln's nvgpu devices, which write their PNG frames; print where they are,
 #  6. list the Vulkan device and render + read back a target (bring-up check).
@@ -59,20 +60,26 @@ echo "kiln sample: recompiled output is identical to qemu-aarch64's"
 echo "== kiln sample: games/sample-triangle + games/sample-scene -> one static AArch64 ELF (GPU titles)"
 # One program holds both GPU titles (games/common/gpu_samples.c picks one by its first argument; each main.c is
 # compiled with -Dmain=<title>_main), so their static glibc is recompiled and host-compiled once.
-# Their Maxwell programs: SASS text assembled into headers that main.c includes as "shaders/<name>.h".
+# Their programs: SASS text assembled into headers that main.c includes as "shaders/<name>.h" (Maxwell SM53;
+# sample-scene-ampere, the same scene for the Ampere classes, from games/sample-scene/shaders/sm86 as SM86).
 gpu_out="$out/gpu"
 mkdir -p "$gpu_out"
 declare -A gpu_shaders=([sample-triangle]="pass_through.vert:vertex colour.frag:pixel textured.frag:pixel"
-                        [sample-scene]="transform.vert:vertex textured.frag:pixel flat.frag:pixel")
+                        [sample-scene]="transform.vert:vertex textured.frag:pixel flat.frag:pixel"
+                        [sample-scene-ampere]="transform.vert:vertex textured.frag:pixel flat.frag:pixel")
 gpu_objects=()
-for title in sample-triangle sample-scene; do
+for title in sample-triangle sample-scene sample-scene-ampere; do
+  source_title=$title shader_dir="$root/games/$title/shaders" arch=sm53 defines=()
+  if [ "$title" = sample-scene-ampere ]; then
+    source_title=sample-scene shader_dir="$root/games/sample-scene/shaders/sm86" arch=sm86 defines=(-DSCENE_FAMILY=KG_AMPERE)
+  fi
   mkdir -p "$gpu_out/include/$title/shaders"
   for shader in ${gpu_shaders[$title]}; do
-    "$kiln" shaders assemble --arch sm53 --stage "${shader#*:}" "$root/games/$title/shaders/${shader%%:*}.sass" \
+    "$kiln" shaders assemble --arch "$arch" --stage "${shader#*:}" "$shader_dir/${shader%%:*}.sass" \
       -o "$gpu_out/include/$title/shaders/${shader%%:*}.h"
   done
-  aarch64-linux-gnu-gcc -c -O2 -Dmain="${title//-/_}_main" -I"$root/games/common" -I"$root/runtime/platform/linux-user" \
-    -I"$gpu_out/include/$title" -o "$gpu_out/$title.o" "$root/games/$title/main.c"
+  aarch64-linux-gnu-gcc -c -O2 -Dmain="${title//-/_}_main" "${defines[@]}" -I"$root/games/common" -I"$root/runtime/platform/linux-user" \
+    -I"$gpu_out/include/$title" -o "$gpu_out/$title.o" "$root/games/$source_title/main.c"
   gpu_objects+=("$gpu_out/$title.o")
 done
 aarch64-linux-gnu-gcc -static -O2 -I"$root/games/common" -I"$root/runtime/platform/linux-user" -o "$gpu_out/gpu-samples.elf" \
@@ -92,11 +99,17 @@ gpu_native="$(sed -n 's/^built //p' "$gpu_out/port.log" | tail -n 1)"
 [ -x "$gpu_native" ] || { echo "kiln sample: kiln port did not report a native executable" >&2; exit 1; }
 frames="$out/triangle/frames"
 scene_frames="$out/scene/frames"
-for title_frames in "sample-triangle:$frames" "sample-scene:$scene_frames"; do
+scene_ampere_frames="$out/scene-ampere/frames"
+for title_frames in "sample-triangle:$frames" "sample-scene:$scene_frames" "sample-scene-ampere:$scene_ampere_frames"; do
   rm -rf "${title_frames#*:}" && mkdir -p "${title_frames#*:}"
   KILN_VULKAN_VALIDATION=1 "$gpu_native" "${title_frames%%:*}" "${title_frames#*:}"
   echo "kiln sample: PNG frames of ${title_frames%%:*} are in ${title_frames#*:}"
 done
+for n in 0 1 2 3; do # the Ampere build of the scene draws its Maxwell twin's pixels (the PNG writer is deterministic)
+  cmp -s "$scene_frames/frame_$n.png" "$scene_ampere_frames/frame_$n.png" ||
+    { echo "kiln sample: sample-scene-ampere frame $n differs from sample-scene's" >&2; exit 1; }
+done
+echo "kiln sample: sample-scene-ampere (C797/C7B5, SM86 programs) drew the same 4 frames as sample-scene"
 
 echo "== kiln sample: GPU bring-up"
 "$kiln" gpu info

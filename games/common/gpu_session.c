@@ -4,16 +4,16 @@
 
 #include "png_writer.h"
 
-int gpu_session_open(struct gpu_session *s, const char *title, int argc, char **argv) {
+int gpu_session_open(struct gpu_session *s, const char *title, enum kg_family family, int argc, char **argv) {
   s->title = title;
   s->frame_directory = argc > 1 ? argv[1] : ".";
-  if (kg_open(&s->device) != 0) {
+  if (kg_open(&s->device, family) != 0) {
     fprintf(stderr, "%s: no GPU; nothing rendered\n", title);
     return 2;
   }
   if (kg_buffer_alloc(&s->device, 0x10000, &s->commands) != 0) return 1;
   kg_push_begin(&s->push, &s->commands);
-  kg_bind_classes(&s->push);
+  kg_bind_classes(&s->push, family);
   return 0;
 }
 

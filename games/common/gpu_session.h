@@ -1,5 +1,5 @@
-/* What every GPU sample title does around its scene: open the GPU with one pushbuffer bound to the Maxwell
- * classes, allocate buffers, submit and wait for fences, write frames as PNG files; and the pushbuffer pieces
+/* What every GPU sample title does around its scene: open the GPU with one pushbuffer bound to the Maxwell or
+ * Ampere classes, allocate buffers, submit and wait for fences, write frames as PNG files; and the pushbuffer pieces
  * the titles share (2D fills and pitch destinations, block-linear copies, 3D targets, viewports, programs,
  * texture pools, clears and blending) are maxwell_push.h's. Built on kiln_gpu.h (the nvgpu driver) and
  * png_writer.h. */
@@ -19,9 +19,9 @@ struct gpu_session {
   struct kg_push push; /* writes into `commands`; SET_OBJECT of the 3D, 2D, inline and copy classes done */
 };
 
-/* Opens the GPU for `title` (frames go to argv[1] or "."). Returns 0, or the status main should exit with:
- * 2 without a GPU (after saying so), 1 on a driver failure. */
-int gpu_session_open(struct gpu_session *session, const char *title, int argc, char **argv);
+/* Opens the GPU for `title`, driving the classes of `family` (frames go to argv[1] or "."). Returns 0, or the
+ * status main should exit with: 2 without a GPU (after saying so), 1 on a driver failure. */
+int gpu_session_open(struct gpu_session *session, const char *title, enum kg_family family, int argc, char **argv);
 void gpu_session_close(struct gpu_session *session);
 
 struct gpu_allocation {

@@ -38,7 +38,7 @@ static int fail(const char *what) {
   return -1;
 }
 
-int kg_open(struct kg_device *d) {
+int kg_open(struct kg_device *d, enum kg_family family) {
   static const char *const nodes[] = {"/dev/nvmap", "/dev/nvhost-as-gpu", "/dev/nvhost-gpu", "/dev/nvhost-ctrl"};
   int *fds[] = {&d->nvmap, &d->address_space, &d->channel, &d->ctrl};
   for (int i = 0; i < 4; ++i) {
@@ -53,7 +53,8 @@ int kg_open(struct kg_device *d) {
   if (ioctl(d->address_space, NVGPU_AS_IOCTL_BIND_CHANNEL, &bind) < 0) return fail("bind channel");
   struct channel_alloc_gpfifo_ex gpfifo = {.num_entries = 1024};
   if (ioctl(d->channel, NVGPU_IOCTL_CHANNEL_ALLOC_GPFIFO_EX, &gpfifo) < 0) return fail("allocate GPFIFO");
-  static const uint32_t classes[] = {KG_CLASS_3D, KG_CLASS_COPY, KG_CLASS_INLINE, KG_CLASS_2D};
+  uint32_t classes[4];
+  kg_classes(family, classes);
   for (int i = 0; i < 4; ++i) {
     struct channel_alloc_obj_ctx object = {.class_num = classes[i]};
     if (ioctl(d->channel, NVGPU_IOCTL_CHANNEL_ALLOC_OBJ_CTX, &object) < 0) return fail("allocate object context");

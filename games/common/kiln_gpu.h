@@ -1,5 +1,5 @@
 /* The Linux device part of kiln's GPU sample library: the GPU through L4T's nvgpu device nodes (nvmap buffers,
- * an address space, a channel with its Maxwell classes) and syncpoint fences; the pushbuffers it submits are
+ * an address space, a channel with its Maxwell or Ampere classes) and syncpoint fences; the pushbuffers it submits are
  * built with maxwell_push.h.
  * The ioctl numbers and argument layouts are those of the public L4T headers nvgpu.h and nvmap.h. */
 #ifndef KILN_GPU_H
@@ -11,9 +11,9 @@ struct kg_device {
   int nvmap, address_space, channel, ctrl;
 };
 
-/* Opens the device nodes, binds a channel to a new address space, allocates its GPFIFO and the Maxwell
- * classes. Returns 0, or -1 after printing why (no /dev/nvhost-gpu outside L4T or kiln). */
-int kg_open(struct kg_device *device);
+/* Opens the device nodes, binds a channel to a new address space, allocates its GPFIFO and the classes of
+ * `family`. Returns 0, or -1 after printing why (no /dev/nvhost-gpu outside L4T or kiln). */
+int kg_open(struct kg_device *device, enum kg_family family);
 void kg_close(struct kg_device *device);
 /* Allocates `size` bytes of GPU memory mapped for the CPU and in the GPU address space. */
 int kg_buffer_alloc(struct kg_device *device, uint64_t size, struct kg_buffer *buffer);

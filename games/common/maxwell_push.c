@@ -44,11 +44,19 @@ void kg_method_non_incrementing(struct kg_push *p, uint32_t subchannel, uint32_t
 
 void kg_bind(struct kg_push *p, uint32_t subchannel, uint32_t class_id) { kg_method(p, subchannel, 0x0000, class_id); }
 
-void kg_bind_classes(struct kg_push *p) {
-  kg_bind(p, KG_SUBCH_3D, KG_CLASS_3D);
-  kg_bind(p, KG_SUBCH_2D, KG_CLASS_2D);
-  kg_bind(p, KG_SUBCH_INLINE, KG_CLASS_INLINE);
-  kg_bind(p, KG_SUBCH_COPY, KG_CLASS_COPY);
+void kg_classes(enum kg_family family, uint32_t classes[4]) {
+  classes[0] = family == KG_AMPERE ? KG_CLASS_3D_AMPERE : KG_CLASS_3D;
+  classes[1] = KG_CLASS_2D;
+  classes[2] = KG_CLASS_INLINE;
+  classes[3] = family == KG_AMPERE ? KG_CLASS_COPY_AMPERE : KG_CLASS_COPY;
+}
+
+void kg_bind_classes(struct kg_push *p, enum kg_family family) {
+  static const uint32_t subchannels[4] = {KG_SUBCH_3D, KG_SUBCH_2D, KG_SUBCH_INLINE, KG_SUBCH_COPY};
+  uint32_t classes[4];
+  kg_classes(family, classes);
+  for (int i = 0; i < 4; ++i) kg_bind(p, subchannels[i], classes[i]);
+  p->family = family;
 }
 
 void kg_take_submission(struct kg_push *p, uint32_t entry[2]) {
@@ -135,12 +143,38 @@ void push_depth_target(struct kg_push *p, const struct kg_buffer *depth, uint32_
   kg_method(p, KG_SUBCH_3D, THREED_SET_ZT_SELECT, 1);
 }
 
+/* Slot `slot`'s program: an offset into the program region (Maxwell) or its GPU address (Ampere). */
+static void push_slot_program(struct kg_push *p, uint32_t slot, const struct kg_buffer *programs, uint32_t program) {
+  if (p->family == KG_AMPERE)
+    push_address(p, KG_SUBCH_3D, AMPERE_THREED_SET_PIPELINE_PROGRAM_ADDRESS_A + 64 * slot, programs->gpu + program);
+  else
+    kg_method(p, KG_SUBCH_3D, THREED_SET_PIPELINE_PROGRAM + 64 * slot, program);
+}
+
 void push_programs(struct kg_push *p, const struct kg_buffer *programs, uint32_t vertex_program) {
-  push_address(p, KG_SUBCH_3D, THREED_SET_PROGRAM_REGION_A, programs->gpu);
+  if (p->family == KG_MAXWELL) push_address(p, KG_SUBCH_3D, THREED_SET_PROGRAM_REGION_A, programs->gpu);
   kg_method(p, KG_SUBCH_3D, THREED_SET_PIPELINE_SHADER + 64 * PIPELINE_VERTEX_B, 1u | 1u << 4); /* enabled, VERTEX_B */
-  kg_method(p, KG_SUBCH_3D, THREED_SET_PIPELINE_PROGRAM + 64 * PIPELINE_VERTEX_B, vertex_program);
+  push_slot_program(p, PIPELINE_VERTEX_B, programs, vertex_program);
   kg_method(p, KG_SUBCH_3D, THREED_SET_PIPELINE_SHADER + 64 * PIPELINE_PIXEL, 1u | 5u << 4);    /* enabled, PIXEL */
   kg_method(p, KG_SUBCH_3D, THREED_SET_PIPELINE_BINDING + 64 * PIPELINE_PIXEL, GROUP_PIXEL);
+}
+
+void push_pixel_program(struct kg_push *p, const struct kg_buffer *programs, uint32_t program) {
+  push_slot_program(p, PIPELINE_PIXEL, programs, program);
+}
+
+void push_index_buffer(struct kg_push *p, uint64_t start, uint32_t count, uint32_t bytes_per_index) {
+  const uint32_t format = bytes_per_index == 1 ? 0 : bytes_per_index == 2 ? INDEX_TWO_BYTES : 2;
+  const uint64_t bytes = (uint64_t)count * bytes_per_index, limit = start + bytes - 1;
+  if (p->family == KG_AMPERE) {
+    push_address(p, KG_SUBCH_3D, THREED_SET_INDEX_BUFFER_A, start);
+    const uint32_t format_first[2] = {format, 0};
+    kg_methods(p, KG_SUBCH_3D, THREED_SET_INDEX_BUFFER_E, format_first, 2);
+    push_address(p, KG_SUBCH_3D, AMPERE_THREED_SET_INDEX_BUFFER_SIZE_A, bytes);
+    return;
+  }
+  const uint32_t buffer[6] = {(uint32_t)(start >> 32), (uint32_t)start, (uint32_t)(limit >> 32), (uint32_t)limit, format, 0};
+  kg_methods(p, KG_SUBCH_3D, THREED_SET_INDEX_BUFFER_A, buffer, 6); /* address, limit (last byte), format, first index */
 }
 
 void push_texture_pools(struct kg_push *p, const struct kg_buffer *pools) {

@@ -11,7 +11,14 @@
 
 /* Subchannels the samples bind (SET_OBJECT) to each class. */
 enum { KG_SUBCH_3D = 0, KG_SUBCH_INLINE = 2, KG_SUBCH_2D = 3, KG_SUBCH_COPY = 4 };
+/* The GPU family a title drives: Maxwell (the Switch's GM20B: 3D B197, copy B0B5) or Ampere (the Switch 2's
+ * family: 3D C797, copy C7B5, SM86 programs after an SPH padded to 0x80 bytes). 2D (902D) and inline-to-memory
+ * (A140) are the same classes on both. */
+enum kg_family { KG_MAXWELL, KG_AMPERE };
 enum { KG_CLASS_3D = 0xb197, KG_CLASS_COPY = 0xb0b5, KG_CLASS_INLINE = 0xa140, KG_CLASS_2D = 0x902d };
+enum { KG_CLASS_3D_AMPERE = 0xc797, KG_CLASS_COPY_AMPERE = 0xc7b5 };
+/* The four classes of a family in the order KG_SUBCH_3D, KG_SUBCH_2D, KG_SUBCH_INLINE, KG_SUBCH_COPY bind them. */
+void kg_classes(enum kg_family family, uint32_t classes[4]);
 
 /* GPU memory: CPU pointer and GPU address of the same bytes. `handle` is the driver's (nvmap) handle; `dma_buf`
  * the Linux dma-buf descriptor (unused on the Switch). */
@@ -33,6 +40,7 @@ struct kg_push {
   uint32_t start;  /* word index where the current submission starts */
   uint32_t count;  /* words written */
   int overflowed;  /* a word did not fit: the submission is refused (kg_submit says so) */
+  enum kg_family family; /* the classes kg_bind_classes bound; the pushbuffer pieces below follow them */
 };
 
 /* Method headers (host class clb06f.h): incrementing (SEC_OP 1) and immediate (SEC_OP 4) forms. */
@@ -42,8 +50,9 @@ void kg_methods(struct kg_push *push, uint32_t subchannel, uint32_t method, cons
 void kg_method_non_incrementing(struct kg_push *push, uint32_t subchannel, uint32_t method, const uint32_t *values,
                                 uint32_t count);
 void kg_bind(struct kg_push *push, uint32_t subchannel, uint32_t class_id);
-/* SET_OBJECT of the 3D, 2D, inline and copy classes on their KG_SUBCH_* subchannels. */
-void kg_bind_classes(struct kg_push *push);
+/* SET_OBJECT of the family's 3D, 2D, inline and copy classes on their KG_SUBCH_* subchannels; the pieces below
+ * then write the methods of that family (kg_push_begin keeps it). */
+void kg_bind_classes(struct kg_push *push, enum kg_family family);
 /* The GPFIFO entry (GP_ENTRY0, GP_ENTRY1) of the words written since the last submission, which then starts
  * after them. */
 void kg_take_submission(struct kg_push *push, uint32_t entry[2]);
@@ -69,9 +78,15 @@ void push_colour_target(struct kg_push *p, const struct kg_buffer *target, uint3
 void push_viewport(struct kg_push *p, uint32_t width, uint32_t height);
 /* A ZF32 depth target, block-linear with blocks one GOB high, selected. */
 void push_depth_target(struct kg_push *p, const struct kg_buffer *depth, uint32_t width, uint32_t height);
-/* The program region, VERTEX_B enabled at `vertex_program`, the pixel program slot enabled and bound to the
- * pixel stage group (its program is chosen per draw with SET_PIPELINE_PROGRAM). */
+/* VERTEX_B enabled at `vertex_program` (an offset into `programs`), the pixel program slot enabled and bound to the
+ * pixel stage group (its program is chosen per draw with push_pixel_program). Maxwell: `programs` is the program
+ * region; Ampere: each slot gets the program's GPU address. */
 void push_programs(struct kg_push *p, const struct kg_buffer *programs, uint32_t vertex_program);
+/* The pixel program slot's program: the one at offset `program` of `programs`. */
+void push_pixel_program(struct kg_push *p, const struct kg_buffer *programs, uint32_t program);
+/* The index buffer: `count` indices of `bytes_per_index` (1, 2, 4) at GPU address `start`, first index 0. Maxwell
+ * gives its end as the address of the last byte, Ampere as a size. */
+void push_index_buffer(struct kg_push *p, uint64_t start, uint32_t count, uint32_t bytes_per_index);
 /* Texture header pool at `pools` + 0, sampler pool at + 0x100, 16 entries each. */
 void push_texture_pools(struct kg_push *p, const struct kg_buffer *pools);
 /* Clears R, G, B and A of colour target 0 to `colour`. */

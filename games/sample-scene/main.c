@@ -25,14 +25,23 @@
  *               viewport: window x = 64 x_ndc + 64, y = 64 y_ndc + 64, depth = z_ndc. Texture T at (u, v),
  *               perspective-correct, nearest filtering, clamp to edge.
  *   overlay     x in [8, 56), y in [84, 112) (edges on pixel boundaries), colour OVERLAY, depth test off,
- *               blended SRC_ALPHA, ONE_MINUS_SRC_ALPHA (alpha too) */
+ *               blended SRC_ALPHA, ONE_MINUS_SRC_ALPHA (alpha too)
+ * Built with -DSCENE_FAMILY=KG_AMPERE (the title "sample-scene-ampere") the same scene drives the Ampere classes
+ * (3D C797, copy C7B5) with the SM86 twins of its programs (shaders/sm86/): programs by GPU address, the index
+ * buffer by size; every frame must equal the Maxwell build's pixel for pixel. */
 #include <string.h>
 
 #include "gpu_session.h"
 #include "maxwell_methods.h"
-#include "shaders/flat.frag.h"          /* generated from shaders/NAME.sass by `kiln shaders assemble` */
+#include "shaders/flat.frag.h"          /* generated from shaders/NAME.sass (SM86: shaders/sm86/NAME.sass) by */
+                                        /* `kiln shaders assemble --arch sm53|sm86` */
 #include "shaders/textured.frag.h"
 #include "shaders/transform.vert.h"
+
+#ifndef SCENE_FAMILY
+#define SCENE_FAMILY KG_MAXWELL
+#endif
+#define SCENE_TITLE (SCENE_FAMILY == KG_AMPERE ? "sample-scene-ampere" : "sample-scene")
 
 enum { FRAMES = 4, WIDTH = 160, HEIGHT = 128, PITCH = WIDTH * 4 };
 enum { TARGET = 128, TEXTURE = 32, TEXTURE_X = 128, STRIPE_Y0 = 12, STRIPE_Y1 = 20 };
@@ -43,7 +52,8 @@ static const float BACKGROUND[4] = {0.2f, 0.2f, 0.4f, 1};
 static const float BAR[4] = {1, 0.8f, 0, 1};
 static const float OVERLAY[4] = {1, 1, 1, 0.4f};
 
-/* Where things lie: programs in the program region, vertices and indices, constant buffers (0x100 bytes each). */
+/* Where things lie: programs (offsets into the program buffer), vertices and indices, constant buffers (0x100 bytes
+ * each). */
 enum { VERTEX_PROGRAM = 0x0, TEXTURED_PROGRAM = 0x400, FLAT_PROGRAM = 0x800 };
 enum { CUBE_VERTICES = 24, STRIPE_VERTEX = 24, OVERLAY_VERTEX = 28, VERTEX_STRIDE = 20 };
 enum { CUBE_INDICES = 0, STRIPE_INDICES = 36, OVERLAY_INDICES = 42 };
@@ -144,18 +154,12 @@ static void set_target(struct kg_push *p, const struct kg_buffer *target, uint32
 }
 
 static void draw_indexed(struct kg_push *p, const struct kg_buffer *indices, uint32_t first, uint32_t count) {
-  const uint64_t start = indices->gpu + 2 * first, limit = start + 2 * count - 1;
-  const uint32_t buffer[6] = {(uint32_t)(start >> 32), (uint32_t)start, (uint32_t)(limit >> 32), (uint32_t)limit,
-                              INDEX_TWO_BYTES, 0}; /* address, limit (last byte), format, first index */
-  kg_methods(p, KG_SUBCH_3D, THREED_SET_INDEX_BUFFER_A, buffer, 6);
+  push_index_buffer(p, indices->gpu + 2 * first, count, 2);
   kg_method(p, KG_SUBCH_3D, THREED_BEGIN, PRIMITIVE_TRIANGLES);
   kg_method(p, KG_SUBCH_3D, THREED_DRAW_INDEX_BUFFER, count);
   kg_method(p, KG_SUBCH_3D, THREED_END, 0);
 }
 
-static void use_pixel_program(struct kg_push *p, uint32_t program) {
-  kg_method(p, KG_SUBCH_3D, THREED_SET_PIPELINE_PROGRAM + 64 * PIPELINE_PIXEL, program);
-}
 
 /* State every pass shares: programs, the vertex stream and its two attributes, texture pools. */
 static void set_common_state(struct kg_push *p, const struct kg_buffer *programs, const struct kg_buffer *vertices,
@@ -172,7 +176,7 @@ static void set_common_state(struct kg_push *p, const struct kg_buffer *programs
 
 /* Pass 1: the texture T (see the top of this file). */
 static void render_texture(struct kg_push *p, const struct kg_buffer *texture, const struct kg_buffer *indices,
-                           const struct kg_buffer *constants, int n) {
+                           const struct kg_buffer *constants, const struct kg_buffer *programs, int n) {
   set_target(p, texture, TEXTURE);
   kg_method(p, KG_SUBCH_3D, THREED_SET_ZT_SELECT, 0);
   kg_method(p, KG_SUBCH_3D, THREED_SET_DEPTH_TEST, 0);
@@ -182,13 +186,14 @@ static void render_texture(struct kg_push *p, const struct kg_buffer *texture, c
   push_clear_colour_scissored(p, PALETTE[(n + 1) % 4], TEXTURE / 2, TEXTURE / 2, TEXTURE, TEXTURE);
   bind_constants(p, constants, CB_TEXTURE_MATRIX, GROUP_VERTEX, 1);
   bind_constants(p, constants, CB_STRIPE_COLOUR, GROUP_PIXEL, 2);
-  use_pixel_program(p, FLAT_PROGRAM);
+  push_pixel_program(p, programs, FLAT_PROGRAM);
   draw_indexed(p, indices, STRIPE_INDICES, 6);
 }
 
 /* Pass 2: F with its depth target: clears, the cube sampling T, the overlay. */
 static void render_frame(struct kg_push *p, const struct kg_buffer *target, const struct kg_buffer *depth,
-                         const struct kg_buffer *indices, const struct kg_buffer *constants, int n) {
+                         const struct kg_buffer *indices, const struct kg_buffer *constants,
+                         const struct kg_buffer *programs, int n) {
   set_target(p, target, TARGET);
   push_depth_target(p, depth, TARGET, TARGET);
   push_clear_colour(p, BACKGROUND);
@@ -201,7 +206,7 @@ static void render_frame(struct kg_push *p, const struct kg_buffer *target, cons
   kg_method(p, KG_SUBCH_3D, THREED_SET_DEPTH_FUNC, OGL_LESS);
   bind_constants(p, constants, CB_CUBE_MATRIX, GROUP_VERTEX, 1);
   bind_constants(p, constants, CB_TEXTURE_HANDLE, GROUP_PIXEL, 2);
-  use_pixel_program(p, TEXTURED_PROGRAM);
+  push_pixel_program(p, programs, TEXTURED_PROGRAM);
   draw_indexed(p, indices, CUBE_INDICES, 36);
 
   kg_method(p, KG_SUBCH_3D, THREED_SET_DEPTH_TEST, 0);
@@ -210,7 +215,7 @@ static void render_frame(struct kg_push *p, const struct kg_buffer *target, cons
   push_blend_source_alpha(p);
   bind_constants(p, constants, CB_FRAME_MATRIX, GROUP_VERTEX, 1);
   bind_constants(p, constants, CB_OVERLAY_COLOUR, GROUP_PIXEL, 2);
-  use_pixel_program(p, FLAT_PROGRAM);
+  push_pixel_program(p, programs, FLAT_PROGRAM);
   draw_indexed(p, indices, OVERLAY_INDICES, 6);
   kg_method(p, KG_SUBCH_3D, THREED_SET_BLEND, 0);
 }
@@ -226,7 +231,7 @@ static void compose_frame(struct kg_push *p, const struct kg_buffer *frame, cons
 
 int main(int argc, char **argv) {
   struct gpu_session session;
-  const int status = gpu_session_open(&session, "sample-scene", argc, argv);
+  const int status = gpu_session_open(&session, SCENE_TITLE, SCENE_FAMILY, argc, argv);
   if (status != 0) return status;
   struct kg_buffer frame, target, depth, texture, programs, vertices, indices, pools, constants;
   const struct gpu_allocation allocations[] = {
@@ -248,8 +253,8 @@ int main(int argc, char **argv) {
     const matrix m = cube_matrix(n);
     memcpy(constants.cpu + CB_CUBE_MATRIX, &m, sizeof m);
     struct kg_fence fence;
-    render_texture(push, &texture, &indices, &constants, n);
-    render_frame(push, &target, &depth, &indices, &constants, n);
+    render_texture(push, &texture, &indices, &constants, &programs, n);
+    render_frame(push, &target, &depth, &indices, &constants, &programs, n);
     if (gpu_session_submit_and_wait(&session, &fence) != 0) return 1;
     /* The rendered pixels are in guest memory once the fence is reached: now the copy engine may read them. */
     compose_frame(push, &frame, &target, &texture);

@@ -91,7 +91,7 @@ void sample_draw_scene(EmitLine emit, EmitNumber emit_number) {
 
   struct kg_push push;
   kg_push_begin(&push, &commands);
-  kg_bind_classes(&push);
+  kg_bind_classes(&push, KG_MAXWELL);
   int32_t square_x = SCENE_SQUARE_X, square_y = SCENE_SQUARE_Y;
   struct kg_fence fence = {0, 0};
   for (int frame = 0; r == 0 && frame < SCENE_FRAMES; ++frame) {

@@ -160,7 +160,7 @@ static void draw_frame(struct kg_push *p, const struct kg_buffer *frame, const s
 
 int main(int argc, char **argv) {
   struct gpu_session session;
-  const int status = gpu_session_open(&session, "sample-triangle", argc, argv);
+  const int status = gpu_session_open(&session, "sample-triangle", KG_MAXWELL, argc, argv);
   if (status != 0) return status;
   struct kg_buffer frame, texture, panel, scene, depth, programs, vertices, pools, constants;
   const struct gpu_allocation allocations[] = {

@@ -8,6 +8,7 @@
 
 #include "runtime/core/guest_memory.h"
 #include "runtime/gpu/maxwell/backend.h"
+#include "runtime/gpu/maxwell/channel.h"
 #include "runtime/gpu/maxwell/stream_builder.h"
 #include "runtime/platform/linux-user/nvgpu_abi.h"
 #include "runtime/platform/linux-user/nvgpu_driver.h"
@@ -205,4 +206,40 @@ TEST_CASE("nvgpu misuse gets errors, unknown requests are reported", "[nvgpu]") 
   CHECK_FALSE(f.driver.open("/dev/null").has_value());
   CHECK(f.driver.close(unbound) == 0);
   CHECK_FALSE(f.driver.owns(unbound));
+}
+
+TEST_CASE("a channel of Ampere object contexts runs C56F host methods and fences like a Maxwell one", "[nvgpu]") {
+  Fixture f;
+  // A second channel, of the Ampere family: its first object context (C797) makes its host class C56F.
+  const int64_t ampere = *f.driver.open("/dev/nvhost-gpu");
+  REQUIRE(f.call(f.address_space, abi::as_bind_channel, abi::AsBindChannel{static_cast<uint32_t>(ampere)}).second == 0);
+  REQUIRE(f.call(ampere, abi::channel_alloc_gpfifo_ex, abi::ChannelAllocGpfifoEx{1024, 0, 0, {}}).second == 0);
+  for (uint32_t class_id : {0xc797u, 0xc7b5u, 0xc7c0u, 0x902du, 0xa140u}) {
+    INFO(class_id);
+    CHECK(f.call(ampere, abi::channel_alloc_obj_ctx, abi::ChannelAllocObjCtx{class_id, 0, 0}).second == 0);
+  }
+  CHECK(f.call(ampere, abi::channel_alloc_obj_ctx, abi::ChannelAllocObjCtx{0xb197, 0, 0}).second == -EINVAL); // the other family
+  CHECK(f.call(f.channel, abi::channel_alloc_obj_ctx, abi::ChannelAllocObjCtx{0xc797, 0, 0}).second == -EINVAL);
+  CHECK(f.driver.gpu().channel(1).host_class() == 0xc56f);
+  CHECK(f.driver.gpu().channel(0).host_class() == 0xb06f);
+
+  // SEM_EXECUTE RELEASE of a 64-bit payload, then the driver's fence (WFI + syncpoint increment, at offsets C56F
+  // leaves to Tegra's syncpoint methods) on the Ampere channel.
+  maxwell::StreamBuilder s;
+  const uint64_t semaphore = f.gpu + 0x3000;
+  s.host(maxwell::host_method::sem_addr_lo, low(semaphore)).host(maxwell::host_method::sem_addr_hi, high(semaphore));
+  s.host(maxwell::host_method::sem_payload_lo, 0x89abcdef).host(maxwell::host_method::sem_payload_hi, 0x01234567);
+  s.host(maxwell::host_method::sem_execute, 1u | (1u << 24)); // RELEASE, PAYLOAD_SIZE_64BIT
+  std::memcpy(rt::host_pointer(f.cpu + 0x2000), s.words().data(), s.size() * 4);
+  const maxwell::GpfifoEntry entry = maxwell::GpfifoEntry::commands(f.gpu + 0x2000, static_cast<uint32_t>(s.size()));
+  const uint32_t words[2] = {entry.word0(), entry.word1()};
+  const uint64_t entries = arguments + 0x800;
+  std::memcpy(rt::host_pointer(entries), words, sizeof words);
+  const auto submitted = f.call(ampere, abi::channel_submit_gpfifo, abi::ChannelSubmitGpfifo{entries, 1, abi::submit_flag_fence_get, {}});
+  REQUIRE(submitted.second == 0);
+  CHECK(f.driver.gpu().error_count() == 0);
+  CHECK(f.cpu_word(0x3000) == 0x89abcdef);
+  CHECK(f.cpu_word(0x3004) == 0x01234567);
+  const abi::Fence fence = submitted.first.fence;
+  CHECK(f.call(f.ctrl, abi::ctrl_syncpt_waitex, abi::SyncptWaitex{fence.id, fence.value, 100, 0}).second == 0);
 }

@@ -87,7 +87,7 @@ void render_capture_png(const Capture& capture, const std::vector<RecordingBacke
   kiln::vulkan::MaxwellRenderer renderer(context, gpu.memory());
   gpu.set_backend(&renderer);
   map_memory_with_targets(gpu, capture, events);
-  for (uint32_t i = 0; i < capture.channel_count; ++i) gpu.create_channel();
+  for (uint32_t i = 0; i < capture.channel_count; ++i) gpu.create_channel(static_cast<ClassId>(capture.host_class(i)));
   const RunOptions between{std::chrono::milliseconds(0), false};
   for (const CaptureEvent& event : capture.events) {
     if (event.kind == CaptureEvent::Kind::submission) {

@@ -7,13 +7,12 @@
 #include "runtime/base/error.h"
 #include "translator/sass/attribute_map.h"
 #include "translator/sass/sm5x/lower.h"
+#include "translator/sass/sm5x/sph_builder.h"
 #include "translator/sass/sm86/lower.h"
 #include "translator/spirv/validate.h"
 
 namespace kiln::graphics {
 namespace {
-
-constexpr size_t kTuringCodeOffset = 0x80; ///< SM75+ pad the 0x50-byte SPH to 128 bytes
 
 spirv::Interpolation interpolation_of(sass::sm5x::PixelImap imap) {
   switch (imap) {
@@ -56,6 +55,18 @@ std::string_view arch_name(Arch arch) {
   return names[static_cast<size_t>(arch)];
 }
 
+std::vector<uint8_t> raw_program(Arch arch, std::span<const uint8_t> header, std::span<const uint8_t> code) {
+  if (header.size() != sass::sm5x::kSphBytes) throw Error(fmt::format("an SPH has {} bytes, not {}", sass::sm5x::kSphBytes, header.size()));
+  std::vector<uint8_t> bytes(header.begin(), header.end());
+  if (arch == Arch::sm75 || arch == Arch::sm86) {
+    bytes[0] = static_cast<uint8_t>((bytes[0] & 0x1f) | (turing_sph_version << 5));
+    bytes[1] = static_cast<uint8_t>((bytes[1] & ~0x03) | (turing_sph_version >> 3));
+    bytes.resize(padded_sph_bytes, 0);
+  }
+  bytes.insert(bytes.end(), code.begin(), code.end());
+  return bytes;
+}
+
 Translation translate_graphics(std::span<const uint8_t> bytes, Arch arch, std::string_view name, const TranslateOptions& options) {
   Translation result;
   sass::sm5x::ShaderProgramHeader header;
@@ -63,11 +74,11 @@ Translation translate_graphics(std::span<const uint8_t> bytes, Arch arch, std::s
   if (arch == Arch::sm75 || arch == Arch::sm86) {
     // Turing/Ampere: the same SPH, padded to 0x80 bytes, then 128-bit instructions.
     header = sass::sm5x::parse_sph(bytes, name);
-    if (bytes.size() < kTuringCodeOffset) throw Error(at_offset(std::string(name), bytes.size()), "shorter than the 0x80-byte padded SPH");
+    if (bytes.size() < padded_sph_bytes) throw Error(at_offset(std::string(name), bytes.size()), "shorter than the 0x80-byte padded SPH");
     const auto architecture = arch == Arch::sm75 ? sass::sm86::Architecture::sm75 : sass::sm86::Architecture::sm86;
     const std::vector<sass::sm86::Instruction> code =
-        sass::sm86::decode_all(bytes.subspan(kTuringCodeOffset), {std::string(name), "", kTuringCodeOffset}, architecture);
-    if (code.empty()) throw Error(at_offset(std::string(name), kTuringCodeOffset), "no instructions after the SPH");
+        sass::sm86::decode_all(bytes.subspan(padded_sph_bytes), {std::string(name), "", padded_sph_bytes}, architecture);
+    if (code.empty()) throw Error(at_offset(std::string(name), padded_sph_bytes), "no instructions after the SPH");
     function = sass::sm86::lower_graphics_program(code, header, std::string(name), {.y_direction = options.y_direction});
     result.instructions = code.size();
   } else {

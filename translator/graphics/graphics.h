@@ -16,6 +16,15 @@
 namespace kiln::graphics {
 
 enum class Arch : uint8_t { sm50, sm53, sm60, sm75, sm86 };
+/// SM75 and later pad the 0x50-byte SPH to this many bytes; their code starts there.
+inline constexpr size_t padded_sph_bytes = 0x80;
+/// SPH VERSION of SM75 and later programs (open-gpu-doc clc797sph.h describes "Version 4"; Maxwell's is 3).
+inline constexpr uint32_t turing_sph_version = 4;
+
+/// The raw program the 3D class reads, laid out for `arch`: SM5x: the 0x50-byte SPH, then the code. SM75/SM86:
+/// the SPH with its VERSION field (word 0 bits 5-9) set to turing_sph_version, zero-padded to padded_sph_bytes,
+/// then the code. `header` is the 0x50-byte SPH.
+std::vector<uint8_t> raw_program(Arch arch, std::span<const uint8_t> header, std::span<const uint8_t> code);
 /// "sm50" | "sm53" | "sm60" | "sm75" | "sm86"; throws kiln::Error otherwise.
 Arch parse_arch(std::string_view text);
 std::string_view arch_name(Arch arch);

@@ -8,6 +8,8 @@
 #include "runtime/base/byte_reader.h"
 #include "runtime/base/error.h"
 #include "runtime/base/file_writer.h"
+#include "runtime/gpu/maxwell/channel.h"
+#include "runtime/gpu/maxwell/classes.h"
 #include "runtime/gpu/maxwell/gpu.h"
 
 namespace kiln::maxwell {
@@ -15,7 +17,7 @@ namespace kiln::maxwell {
 namespace {
 
 constexpr char magic[8] = {'K', 'I', 'L', 'N', 'G', 'P', 'U', '1'};
-constexpr uint32_t format_version = 1;
+constexpr uint32_t format_version = 2; // 2: per-channel host classes
 
 class Writer {
 public:
@@ -39,6 +41,10 @@ Hash128 read_hash(ByteReader& in) {
 
 } // namespace
 
+uint32_t Capture::host_class(uint32_t channel) const {
+  return channel < host_classes.size() ? host_classes[channel] : static_cast<uint32_t>(ClassId::host);
+}
+
 Hash128 Capture::add_blob(std::span<const uint8_t> bytes) {
   const Hash128 hash = hash128(bytes);
   blobs.try_emplace(hash, bytes.begin(), bytes.end());
@@ -49,6 +55,7 @@ void Capture::save(const std::filesystem::path& path) const {
   Writer body;
   body.u32(format_version);
   body.u32(channel_count);
+  for (uint32_t channel = 0; channel < channel_count; ++channel) body.u32(host_class(channel));
   body.u32(static_cast<uint32_t>(blobs.size()));
   for (const auto& [hash, bytes] : blobs) {
     body.hash(hash);
@@ -103,9 +110,15 @@ Capture Capture::load(const std::filesystem::path& path) {
   ByteReader in(body, name + " (decompressed body)");
   Capture capture;
   const uint32_t version = in.u32();
-  if (version != format_version) in.fail_at(0, fmt::format("capture version {} (kiln reads {})", version, format_version));
+  if (version != 1 && version != format_version) in.fail_at(0, fmt::format("capture version {} (kiln reads 1 and {})", version, format_version));
   capture.channel_count = in.u32();
   if (capture.channel_count > 4096) in.fail_at(4, "implausible channel count");
+  for (uint32_t channel = 0; version >= 2 && channel < capture.channel_count; ++channel) {
+    const size_t at = in.position();
+    const uint32_t host = in.u32();
+    if (!is_host_class(host)) in.fail_at(at, fmt::format("channel {}: {} is no host class", channel, class_name(host)));
+    capture.host_classes.push_back(host);
+  }
   const uint32_t blob_count = in.u32();
   for (uint32_t i = 0; i < blob_count; ++i) {
     const size_t at = in.position();
@@ -154,7 +167,7 @@ Capture Capture::load(const std::filesystem::path& path) {
 }
 
 CaptureRecorder::CaptureRecorder(Gpu& gpu) : gpu_(gpu) {
-  capture_.channel_count = gpu.channel_count();
+  note_channels();
   gpu_.memory().set_first_touch_callback([this](uint64_t page, std::span<const uint8_t> bytes) {
     const Hash128 content = capture_.add_blob(bytes);
     capture_.pages.emplace(page, content);
@@ -166,8 +179,14 @@ CaptureRecorder::CaptureRecorder(Gpu& gpu) : gpu_(gpu) {
     event.channel = channel;
     event.entries.assign(entries.begin(), entries.end());
     capture_.events.push_back(std::move(event));
-    capture_.channel_count = std::max(capture_.channel_count, gpu_.channel_count());
+    note_channels();
   });
+}
+
+void CaptureRecorder::note_channels() {
+  capture_.channel_count = std::max(capture_.channel_count, gpu_.channel_count());
+  capture_.host_classes.resize(capture_.channel_count, static_cast<uint32_t>(ClassId::host));
+  for (uint32_t channel = 0; channel < gpu_.channel_count(); ++channel) capture_.host_classes[channel] = gpu_.channel(channel).host_class();
 }
 
 CaptureRecorder::~CaptureRecorder() {
@@ -210,7 +229,7 @@ Capture CaptureRecorder::finish() {
     finished_ = true;
     gpu_.memory().set_first_touch_callback(nullptr);
     gpu_.set_submit_observer(nullptr);
-    capture_.channel_count = std::max(capture_.channel_count, gpu_.channel_count());
+    note_channels();
   }
   return capture_;
 }

@@ -3,7 +3,7 @@
 // zstd-compressed, so a porter can replay the frame without the title.
 //
 // File: "KILNGPU1", u64 body size, then one zstd frame holding the body (little-endian):
-//   u32 version (1), u32 channel count,
+//   u32 version (2), u32 channel count, channel count x u32 host class (B06F or C56F; version 1 has none: B06F),
 //   u32 blob count, blobs {16-byte XXH128, u32 size, bytes} (each distinct page content once),
 //   u32 page count, pages {u64 GPU address, 16-byte hash}: memory as the frame found it,
 //   u32 event count, events in order: u8 0 = submission {u32 channel, u32 count, count x (u32 word0, u32 word1)},
@@ -38,6 +38,9 @@ struct CaptureEvent {
 
 struct Capture {
   uint32_t channel_count = 0;
+  std::vector<uint32_t> host_classes; ///< per channel (missing entries: B06F)
+  /// Channel `channel`'s host class.
+  uint32_t host_class(uint32_t channel) const;
   std::map<Hash128, std::vector<uint8_t>, HashLess> blobs;
   std::map<uint64_t, Hash128> pages; ///< page GPU address -> content
   std::vector<CaptureEvent> events;
@@ -66,6 +69,8 @@ public:
 private:
   /// Records a cpu_write event for every touched page whose bytes differ from what the capture holds for it.
   void record_changed_pages();
+  /// The channel count and each channel's host class, as the GPU has them now.
+  void note_channels();
 
   Gpu& gpu_;
   Capture capture_;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "runtime/gpu/maxwell/classes.h"
 #include "runtime/gpu/maxwell/engine.h"
 #include "runtime/gpu/maxwell/pushbuffer.h"
 
@@ -20,10 +21,16 @@ class Channel {
 public:
   enum class State { idle, running, blocked, faulted };
 
-  Channel(Gpu& gpu, uint32_t id);
+  Channel(Gpu& gpu, uint32_t id, ClassId host_class);
   ~Channel();
 
   uint32_t id() const { return id_; }
+  /// B06F (Maxwell) or C56F (Ampere): the host methods the channel runs. (Any engine class may bind to its
+  /// subchannels: kiln's GPU has every class.)
+  uint32_t host_class() const { return static_cast<uint32_t>(host_class_); }
+  /// Changes the host class; only before the channel processed its first word (a driver learns the GPU family
+  /// from the object contexts it allocates, after the channel exists). Throws kiln::Error afterwards.
+  void set_host_class(ClassId host_class);
   State state() const { return state_; }
   void enqueue(const GpfifoEntry& entry) { queue_.push_back(entry); if (state_ == State::idle) state_ = State::running; }
   size_t queued_entries() const { return queue_.size(); }
@@ -57,12 +64,16 @@ private:
   void host_method(uint32_t subchannel, uint32_t method, uint32_t value);
   void bind(uint32_t subchannel, uint32_t class_id);
   void semaphore_operation(uint32_t value);
+  void semaphore_execute(uint32_t value);
+  void memory_operation(uint32_t value);
   void syncpoint_operation(uint32_t value);
   void flush_engines();
   void fault(uint64_t address, uint32_t class_id, uint32_t method, const std::string& message);
 
   Gpu& gpu_;
   uint32_t id_;
+  ClassId host_class_;
+  bool started_ = false; // processed a word
   State state_ = State::idle;
   std::deque<GpfifoEntry> queue_;
   uint32_t word_offset_ = 0; // next word of queue_.front()

@@ -22,7 +22,7 @@ struct VertexStream {
   bool enabled = false;
   uint32_t stride = 0;
   uint64_t address = 0;
-  uint64_t limit = 0;   ///< last valid byte address (SET_VERTEX_STREAM_LIMIT_A_A/B)
+  uint64_t limit = 0;   ///< last valid byte address (B197: SET_VERTEX_STREAM_LIMIT_A_A/B; C797: address + SIZE - 1), 0: none
   uint32_t frequency = 0;
   bool per_instance = false;
   friend bool operator==(const VertexStream&, const VertexStream&) = default;
@@ -44,7 +44,7 @@ VertexAttribute decode_vertex_attribute(uint32_t word);
 struct ShaderProgram {
   bool enabled = false;
   uint32_t type = 0;          ///< SET_PIPELINE_SHADER_TYPE
-  uint64_t address = 0;       ///< program region + SET_PIPELINE_PROGRAM offset
+  uint64_t address = 0;       ///< B197: program region + SET_PIPELINE_PROGRAM offset; C797: SET_PIPELINE_PROGRAM_ADDRESS
   uint32_t register_count = 0;
   uint32_t binding_group = 0; ///< SET_PIPELINE_BINDING
   std::array<uint8_t, shader_header_size> header{}; ///< the SPH as it was in memory at the draw
@@ -83,6 +83,9 @@ struct Scissor {
 struct DrawSnapshot {
   uint64_t draw_index = 0;   ///< draws since the GPU started
   uint32_t channel = 0;
+  /// The 3D class that drew: ClassId::threed (B197: SM5x programs after a 0x50-byte SPH) or
+  /// ClassId::threed_ampere (C797: SM86 programs after the SPH padded to 0x80 bytes).
+  uint32_t class_id = 0;
   uint32_t topology = 0;     ///< BEGIN_OP
   bool indexed = false;
   uint32_t first = 0;        ///< first vertex, or first index

@@ -9,10 +9,12 @@
 #include "runtime/gpu/maxwell/engine_3d.h"
 #include "runtime/gpu/maxwell/gpu.h"
 #include "runtime/gpu/maxwell/classes/methods_b197.h"
+#include "runtime/gpu/maxwell/classes/methods_c797.h"
 
 namespace kiln::maxwell {
 
 namespace m3d = class_b197;
+namespace a3d = class_c797;
 namespace f3d = class_b197::field;
 
 VertexAttribute decode_vertex_attribute(uint32_t word) {
@@ -45,6 +47,9 @@ bool Engine3D::render_enabled() const {
 }
 
 namespace {
+/// The last byte of `size` bytes at `address` (what B197's limit registers hold), or 0 (no limit) for size 0.
+uint64_t last_byte(uint64_t address, uint64_t size) { return size == 0 ? 0 : address + size - 1; }
+
 RenderTarget color_target(const Engine& engine, uint32_t index) {
   RenderTarget target;
   target.address = (uint64_t{engine.reg(m3d::set_color_target_a[index]) & 0xff} << 32) |
@@ -85,6 +90,7 @@ uint8_t Engine3D::state_group_of(uint32_t method) {
     };
     mark_elements(m3d::set_vertex_stream_a_format, vertex_stream_count, vertex_group);
     mark_elements(m3d::set_vertex_stream_limit_a_a, vertex_stream_count, vertex_group);
+    mark_elements(a3d::set_vertex_stream_size_a, vertex_stream_count, vertex_group); // C797's sizes (B197 has none there)
     mark_elements(m3d::set_vertex_stream_instance_a, vertex_stream_count, vertex_group);
     mark_elements(m3d::set_vertex_attribute_a, vertex_attribute_count, vertex_group);
     mark_elements(m3d::set_pipeline_shader, pipeline_slot_count, program_group);
@@ -110,13 +116,16 @@ std::shared_ptr<DrawSnapshot> Engine3D::build_snapshot(const DrawSnapshot* previ
   auto draw = previous ? std::make_shared<DrawSnapshot>(*previous) : std::make_shared<DrawSnapshot>();
   if (!previous) dirty = all_state_groups;
   draw->channel = channel_;
+  draw->class_id = class_id();
   draw->render_enabled = render_enabled();
   draw->base_vertex = reg(m3d::set_global_base_vertex_index);
   draw->base_instance = reg(m3d::set_global_base_instance_index);
   const uint32_t index_size = f3d::set_index_buffer_e_index_size(reg(m3d::set_index_buffer_e));
   draw->index_size = index_size == 0 ? 1 : index_size == 1 ? 2 : 4;
   draw->index_address = address_pair(m3d::set_index_buffer_a);
-  draw->index_limit = address_pair(m3d::set_index_buffer_c);
+  // B197 gives the last valid byte's address; C797 a size in bytes (0: none given).
+  draw->index_limit = ampere() ? last_byte(draw->index_address, address_pair(a3d::set_index_buffer_size_a))
+                               : address_pair(m3d::set_index_buffer_c);
   if (dirty & vertex_group) {
   for (uint32_t j = 0; j < vertex_stream_count; ++j) {
     VertexStream& stream = draw->vertex_streams[j];
@@ -127,7 +136,8 @@ std::shared_ptr<DrawSnapshot> Engine3D::build_snapshot(const DrawSnapshot* previ
     stream.stride = f3d::set_vertex_stream_a_format_stride(format);
     stream.address = address_pair(m3d::set_vertex_stream_a_location_a[j]);
     stream.frequency = reg(m3d::set_vertex_stream_a_frequency[j]);
-    stream.limit = address_pair(m3d::set_vertex_stream_limit_a_a[j]);
+    stream.limit = ampere() ? last_byte(stream.address, address_pair(a3d::set_vertex_stream_size_a[j]))
+                            : address_pair(m3d::set_vertex_stream_limit_a_a[j]);
     const uint32_t instanced = reg(m3d::set_vertex_stream_instance_a[j]);
     stream.per_instance = f3d::set_vertex_stream_instance_a_is_instanced(instanced) != 0;
   }
@@ -135,7 +145,8 @@ std::shared_ptr<DrawSnapshot> Engine3D::build_snapshot(const DrawSnapshot* previ
     draw->vertex_attributes[i] = decode_vertex_attribute(reg(m3d::set_vertex_attribute_a[i]));
   }
   }
-  const uint64_t program_region = address_pair(m3d::set_program_region_a);
+  // B197: SET_PIPELINE_PROGRAM offsets into SET_PROGRAM_REGION; C797: SET_PIPELINE_PROGRAM_ADDRESS per slot.
+  const uint64_t program_region = ampere() ? 0 : address_pair(m3d::set_program_region_a);
   for (uint32_t j = 0; j < pipeline_slot_count; ++j) {
     ShaderProgram& program = draw->programs[j];
     if (dirty & program_group) {
@@ -143,7 +154,8 @@ std::shared_ptr<DrawSnapshot> Engine3D::build_snapshot(const DrawSnapshot* previ
       program = ShaderProgram{};
       program.enabled = f3d::set_pipeline_shader_enable(shader) != 0;
       program.type = f3d::set_pipeline_shader_type(shader);
-      program.address = program_region + reg(m3d::set_pipeline_program[j]);
+      program.address = ampere() ? address_pair(a3d::set_pipeline_program_address_a[j])
+                                 : program_region + reg(m3d::set_pipeline_program[j]);
       program.register_count = reg(m3d::set_pipeline_register_count[j]);
       program.binding_group = reg(m3d::set_pipeline_binding[j]);
     }

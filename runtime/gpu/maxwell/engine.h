@@ -44,9 +44,15 @@ public:
 
 protected:
   void store(uint32_t method, uint32_t value) { registers_[(method >> 2) & (register_count - 1)] = value; }
+  /// The GPU address in an (upper, lower) method pair. kiln's GPU addresses have 40 bits: the Maxwell classes'
+  /// upper fields are bits 7:0; the Ampere classes' are wider (16:0 on C7B5/C7C0), and an address past 40 bits
+  /// there is refused, not truncated.
   uint64_t address_pair(uint32_t upper_method) const {
-    return (uint64_t{reg(upper_method) & 0xff} << 32) | reg(upper_method + 4);
+    const uint32_t upper = reg(upper_method);
+    if ((upper & 0x1ff00) != 0) check_upper_address(upper_method, upper);
+    return (uint64_t{upper & 0xff} << 32) | reg(upper_method + 4);
   }
+  void check_upper_address(uint32_t upper_method, uint32_t upper) const;
   Gpu& gpu_;
 
 private:

@@ -6,6 +6,7 @@
 #include "runtime/base/error.h"
 #include "runtime/gpu/maxwell/classes.h"
 #include "runtime/gpu/maxwell/classes/methods_b197.h"
+#include "runtime/gpu/maxwell/classes/methods_c797.h"
 #include "runtime/gpu/maxwell/gpu.h"
 #include "runtime/gpu/maxwell/mme/interpreter.h"
 #include "runtime/gpu/maxwell/mme/macro_registry.h"
@@ -15,14 +16,34 @@
 namespace kiln::maxwell {
 
 namespace m3d = class_b197;
+namespace a3d = class_c797;
 
-Engine3D::Engine3D(Gpu& gpu, uint32_t channel) : Engine(gpu), channel_(channel), macro_code_(mme::code_words, 0) {
+// Both classes are decoded with B197's names. The methods that differ: where programs are (B197: SET_PROGRAM_REGION
+// + SET_PIPELINE_PROGRAM offsets; C797: SET_PIPELINE_PROGRAM_ADDRESS) and how index and vertex buffers end (B197:
+// a limit address; C797: a size), read per class in draw_state.cpp; C797's own actions (REPORT_SEMAPHORE_EXECUTE,
+// its draw and MME methods) are handled or refused below. tests/gpu/maxwell checks by name that every other
+// B197 method has the same offset in C797.
+static_assert(a3d::set_pipeline_shader.offset == m3d::set_pipeline_shader.offset &&
+              a3d::set_pipeline_binding.offset == m3d::set_pipeline_binding.offset &&
+              a3d::set_pipeline_register_count.offset == m3d::set_pipeline_register_count.offset &&
+              a3d::set_index_buffer_a == m3d::set_index_buffer_a && a3d::set_index_buffer_e == m3d::set_index_buffer_e &&
+              a3d::set_vertex_stream_a_format.offset == m3d::set_vertex_stream_a_format.offset &&
+              a3d::call_mme_macro.offset == m3d::call_mme_macro.offset && a3d::set_report_semaphore_d == m3d::set_report_semaphore_d);
+
+Engine3D::Engine3D(Gpu& gpu, uint32_t channel, ClassId class_id)
+    : Engine(gpu), channel_(channel), class_id_(class_id), macro_code_(mme::code_words, 0) {
   store(m3d::set_render_enable_c, 1); // rendering starts enabled (SET_RENDER_ENABLE_C MODE_TRUE), as drivers set it
 }
 
-uint32_t Engine3D::class_id() const { return static_cast<uint32_t>(ClassId::threed); }
+uint32_t Engine3D::class_id() const { return static_cast<uint32_t>(class_id_); }
 
 void Engine3D::write(uint32_t method, uint32_t value) {
+  if (method >= m3d::call_mme_macro.offset && ampere()) {
+    // Turing and later run macros on the MME64 (open-gpu-doc MME-MacroMethodExpander/tu104), not the Fermi-era MME
+    // kiln interprets and compiles.
+    throw Error(fmt::format("CALL_MME_MACRO/CALL_MME_DATA({}) on {}: macros of the MME64 are not implemented",
+                            (method - m3d::call_mme_macro.offset) / m3d::call_mme_macro.stride, class_name(class_id())));
+  }
   if (method >= m3d::call_mme_macro.offset) {
     const uint32_t index = (method - m3d::call_mme_macro.offset) / m3d::call_mme_macro.stride;
     if ((method & 4) == 0) { // CALL_MME_MACRO(j): a new call; its first parameter
@@ -141,6 +162,23 @@ void Engine3D::write_method(uint32_t method, uint32_t value) {
   case m3d::draw_inline_index4x8: add_inline_indices(value, 4, 8); return;
   case m3d::draw_auto: throw Error("DRAW_AUTO (stream-output sized draws) is not implemented yet");
   default: break;
+  }
+  if (ampere()) {
+    switch (method) {
+    case a3d::report_semaphore_execute: report_semaphore_execute(gpu_, *this, value); return;
+    case a3d::draw_index_buffer_begin_end_b:
+    case a3d::draw_vertex_array_begin_end_b:
+    case a3d::load_root_table:
+    case a3d::mme_dma_read:
+    case a3d::mme_dma_read_fifoed:
+    case a3d::mme_dma_write:
+    case a3d::mme_dma_reduction:
+    case a3d::mme_dma_sysmembar:
+    case a3d::mme_dma_sync:
+    case a3d::mme_dma_write_method_barrier:
+      throw Error(fmt::format("{} is not implemented yet", method_name(class_id(), method)));
+    default: break;
+    }
   }
   constexpr MethodArray bind_group = m3d::bind_group_constant_buffer;
   if (method >= m3d::load_constant_buffer[0] && method <= m3d::load_constant_buffer[15]) { // LOAD_CONSTANT_BUFFER(0..15)

@@ -1,12 +1,15 @@
 #pragma once
-// 3D engine (B197, clb197.h): the register file, draws frozen into snapshots, clears, reports, conditional
-// rendering, constant buffer updates, inline uploads, and the MME that expands macro calls into 3D methods.
+// 3D engines: Maxwell B197 (clb197.h) and Ampere C797 (clc797.h), one implementation: the methods they share sit
+// at the same offsets with the same meaning (engine_3d.cpp checks the ones that differ). The register file, draws
+// frozen into snapshots, clears, reports, conditional rendering, constant buffer updates, inline uploads, and on
+// B197 the MME that expands macro calls into 3D methods.
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
 
+#include "runtime/gpu/maxwell/classes.h"
 #include "runtime/gpu/maxwell/draw_snapshot.h"
 #include "runtime/gpu/maxwell/engine.h"
 #include "runtime/gpu/maxwell/inline_upload.h"
@@ -16,7 +19,8 @@ namespace kiln::maxwell {
 
 class Engine3D final : public Engine, private mme::MacroHost {
 public:
-  Engine3D(Gpu& gpu, uint32_t channel);
+  /// `class_id`: ClassId::threed (B197) or ClassId::threed_ampere (C797).
+  Engine3D(Gpu& gpu, uint32_t channel, ClassId class_id = ClassId::threed);
   uint32_t class_id() const override;
   void write(uint32_t method, uint32_t value) override;
   void flush() override;
@@ -64,7 +68,10 @@ private:
   void issue_draw(uint32_t topology, bool indexed, uint32_t first, uint32_t count, uint32_t index_size = 0);
   void clear_surface(uint32_t value);
 
+  bool ampere() const { return class_id_ == ClassId::threed_ampere; }
+
   uint32_t channel_;
+  ClassId class_id_;
   InlineUpload upload_;
   std::array<std::array<ConstantBufferBinding, constant_buffer_slots>, shader_stage_count> constant_buffers_{};
   std::vector<uint32_t> macro_code_;

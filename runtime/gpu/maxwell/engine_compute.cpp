@@ -35,24 +35,13 @@ static_assert(class_c7c0::send_pcas_a == method::send_pcas_a && class_c7c0::send
               class_c7c0::set_tex_sampler_pool_a == method::set_tex_sampler_pool_a &&
               class_c7c0::launch_dma == method::launch_dma && class_c7c0::load_inline_data == method::load_inline_data);
 
-/// One release semaphore of a QMD, decoded from either layout.
-struct Release {
-  uint64_t address = 0;
-  uint64_t payload = 0;
-  enum class Size { one_word, two_words, four_words } size = Size::four_words;
-  bool payload_64 = false;
-  bool reduction = false;
-  Reduction op = Reduction::add;
-  bool is_signed = false;
-};
-
 /// Three QMD fields (grid or block extents, the same names in every QMD version) as x, y, z.
 std::array<uint32_t, 3> dimensions(const Qmd& qmd, QmdField x, QmdField y, QmdField z) {
   return {static_cast<uint32_t>(qmd.get(x)), static_cast<uint32_t>(qmd.get(y)), static_cast<uint32_t>(qmd.get(z))};
 }
 
 /// QMD 01_07: PROGRAM_OFFSET is relative to SET_PROGRAM_REGION; two releases with one-bit structure sizes.
-void decode_v01_07(const Qmd& qmd, uint64_t program_region, DispatchSnapshot& dispatch, std::vector<Release>& releases) {
+void decode_v01_07(const Qmd& qmd, uint64_t program_region, DispatchSnapshot& dispatch, std::vector<SemaphoreRelease>& releases) {
   namespace q = qmd_v01_07;
   dispatch.program_address = program_region + qmd.get(q::program_offset);
   dispatch.grid = dimensions(qmd, q::cta_raster_width, q::cta_raster_height, q::cta_raster_depth);
@@ -72,8 +61,8 @@ void decode_v01_07(const Qmd& qmd, uint64_t program_region, DispatchSnapshot& di
     if (qmd.get(enable) == 0) return;
     releases.push_back({.address = (qmd.get(upper) << 32) | qmd.get(lower),
                         .payload = qmd.get(payload),
-                        .size = qmd.get(structure_size) == q::value::release0_structure_size_one_word ? Release::Size::one_word
-                                                                                                       : Release::Size::four_words,
+                        .size = qmd.get(structure_size) == q::value::release0_structure_size_one_word ? SemaphoreRelease::Size::one_word
+                                                                                                       : SemaphoreRelease::Size::four_words,
                         .reduction = qmd.get(reduction_enable) != 0,
                         .op = static_cast<Reduction>(qmd.get(op)),
                         .is_signed = qmd.get(format) == q::value::release0_reduction_format_signed_32});
@@ -86,7 +75,7 @@ void decode_v01_07(const Qmd& qmd, uint64_t program_region, DispatchSnapshot& di
 
 /// QMD 03_00: an absolute PROGRAM_ADDRESS, constant buffer sizes in 16-byte units, three releases with two-bit
 /// structure sizes and optional 64-bit payloads.
-void decode_v03_00(const Qmd& qmd, DispatchSnapshot& dispatch, std::vector<Release>& releases) {
+void decode_v03_00(const Qmd& qmd, DispatchSnapshot& dispatch, std::vector<SemaphoreRelease>& releases) {
   namespace q = qmd_v03_00;
   dispatch.program_address = (qmd.get(q::program_address_upper) << 32) | qmd.get(q::program_address_lower);
   dispatch.grid = dimensions(qmd, q::cta_raster_width, q::cta_raster_height, q::cta_raster_depth);
@@ -107,9 +96,9 @@ void decode_v03_00(const Qmd& qmd, DispatchSnapshot& dispatch, std::vector<Relea
     const uint64_t size = qmd.get(structure_size);
     releases.push_back({.address = (qmd.get(upper) << 32) | qmd.get(lower),
                         .payload = (qmd.get(payload_upper) << 32) | qmd.get(payload_lower),
-                        .size = size == q::value::release0_structure_size_semaphore_one_word    ? Release::Size::one_word
-                                : size == q::value::release0_structure_size_semaphore_two_words ? Release::Size::two_words
-                                                                                                : Release::Size::four_words,
+                        .size = size == q::value::release0_structure_size_semaphore_one_word    ? SemaphoreRelease::Size::one_word
+                                : size == q::value::release0_structure_size_semaphore_two_words ? SemaphoreRelease::Size::two_words
+                                                                                                : SemaphoreRelease::Size::four_words,
                         .payload_64 = qmd.get(payload_64) != 0,
                         .reduction = qmd.get(reduction_enable) != 0,
                         .op = static_cast<Reduction>(qmd.get(op)),
@@ -159,29 +148,20 @@ private:
     Qmd qmd;
     gpu_.memory().read(dispatch.qmd_address, std::span<uint8_t>(reinterpret_cast<uint8_t*>(qmd.words.data()), sizeof(qmd.words)));
     dispatch.qmd = qmd.words;
-    std::vector<Release> releases;
+    std::vector<SemaphoreRelease> releases;
     if (class_id_ == ClassId::compute_ampere) decode_v03_00(qmd, dispatch, releases);
     else decode_v01_07(qmd, address_pair(method::set_program_region_a), dispatch, releases);
     dispatch.texture_header_pool = address_pair(method::set_tex_header_pool_a);
     dispatch.sampler_pool = address_pair(method::set_tex_sampler_pool_a);
     gpu_.backend().dispatch(dispatch); // returns once the work is done (backend.h)
-    for (const Release& release : releases) write_release(dispatch.qmd_address, release);
+    for (const SemaphoreRelease& release : releases) write_release(dispatch.qmd_address, release);
   }
 
-  void write_release(uint64_t qmd_address, const Release& release) {
-    AddressSpace& memory = gpu_.memory();
-    uint64_t payload = release.payload_64 ? release.payload : release.payload & 0xffffffffu;
-    if (release.reduction) {
-      if (release.payload_64 || release.size == Release::Size::two_words) {
-        throw Error(fmt::format("QMD at GPU {:#x}: release to {:#x}: 64-bit semaphore reductions are not implemented", qmd_address,
-                                release.address));
-      }
-      payload = reduce(release.op, release.is_signed, memory.read_u32(release.address), static_cast<uint32_t>(payload));
-    }
-    switch (release.size) {
-    case Release::Size::one_word: memory.write_u32(release.address, static_cast<uint32_t>(payload)); break;
-    case Release::Size::two_words: memory.write_u64(release.address, payload); break;
-    case Release::Size::four_words: write_four_word_release(memory, release.address, static_cast<uint32_t>(payload), gpu_.timestamp()); break;
+  void write_release(uint64_t qmd_address, const SemaphoreRelease& release) {
+    try {
+      maxwell::write_release(gpu_.memory(), release, gpu_.timestamp());
+    } catch (const Error& error) {
+      throw Error(fmt::format("QMD at GPU {:#x}: {}", qmd_address, error.message()));
     }
     gpu_.signal();
   }

@@ -1,5 +1,8 @@
-// Copy engine (B0B5, clb0b5.h): linear and 2D copies between pitch and block-linear surfaces, component remap,
-// and the completion semaphore.
+// Copy engines, Maxwell B0B5 (clb0b5.h) and Ampere C7B5 (clc7b5.h), one implementation: linear and 2D copies
+// between pitch and block-linear surfaces, component remap, and the completion semaphore. C7B5 has every B0B5
+// method at the same offset with the same fields (its address uppers are wider: Engine::address_pair refuses bits
+// past kiln's 40-bit addresses) and adds a 64-bit semaphore payload, float reductions, 32-bit origins and
+// monitored fences.
 #include <fmt/format.h>
 
 #include <memory>
@@ -8,6 +11,7 @@
 #include "runtime/base/error.h"
 #include "runtime/gpu/maxwell/classes.h"
 #include "runtime/gpu/maxwell/classes/methods_b0b5.h"
+#include "runtime/gpu/maxwell/classes/methods_c7b5.h"
 #include "runtime/gpu/maxwell/engine.h"
 #include "runtime/gpu/maxwell/gpu.h"
 #include "runtime/gpu/maxwell/semaphore.h"
@@ -18,11 +22,16 @@ namespace kiln::maxwell {
 namespace {
 
 namespace method = class_b0b5;
+namespace ampere = class_c7b5;
+static_assert(ampere::launch_dma == method::launch_dma && ampere::offset_in_upper == method::offset_in_upper &&
+              ampere::set_semaphore_a == method::set_semaphore_a && ampere::set_semaphore_payload == method::set_semaphore_payload &&
+              ampere::set_remap_components == method::set_remap_components && ampere::set_src_origin == method::set_src_origin &&
+              ampere::set_dst_origin == method::set_dst_origin && ampere::line_count == method::line_count);
 
 class CopyEngine final : public Engine {
 public:
-  using Engine::Engine;
-  uint32_t class_id() const override { return static_cast<uint32_t>(ClassId::copy); }
+  CopyEngine(Gpu& gpu, ClassId class_id) : Engine(gpu), class_id_(class_id) {}
+  uint32_t class_id() const override { return static_cast<uint32_t>(class_id_); }
 
   void write(uint32_t method, uint32_t value) override {
     store(method, value);
@@ -45,7 +54,15 @@ private:
     return s;
   }
 
+  bool ampere() const { return class_id_ == ClassId::copy_ampere; }
+
   void launch(uint32_t launch) {
+    if (ampere()) {
+      // C7B5's 32-bit origins (SRC/DST_ORIGIN_X/Y) are not described beyond their names: refused unless zero.
+      for (uint32_t origin : {ampere::src_origin_x, ampere::src_origin_y, ampere::dst_origin_x, ampere::dst_origin_y}) {
+        if (reg(origin) != 0) throw Error(fmt::format("{} = 0x{:x} is not implemented", method_name(class_id(), origin), reg(origin)));
+      }
+    }
     const uint32_t transfer = extract_bits(launch, 0, 2);
     if (transfer != 0) copy(launch);
     release_semaphore(launch);
@@ -119,26 +136,39 @@ private:
   void release_semaphore(uint32_t launch) {
     const uint32_t type = extract_bits(launch, 3, 2);
     if (type == 0) return;
-    if (type == 3) throw Error("LAUNCH_DMA SEMAPHORE_TYPE 3 is reserved");
-    const uint64_t address = address_pair(method::set_semaphore_a);
-    uint32_t payload = reg(method::set_semaphore_payload);
+    // 1: one word (C7B5: RELEASE_SEMAPHORE_NO_TIMESTAMP), 2: four words (RELEASE_SEMAPHORE_WITH_TIMESTAMP); C7B5
+    // names 3 RELEASE_CONDITIONAL_INTR_SEMAPHORE, an interrupt kiln has no one to raise to.
+    if (type == 3) throw Error(ampere() ? "LAUNCH_DMA RELEASE_CONDITIONAL_INTR_SEMAPHORE is not implemented" : "LAUNCH_DMA SEMAPHORE_TYPE 3 is reserved");
+    SemaphoreRelease release;
+    release.address = address_pair(method::set_semaphore_a);
+    release.payload = reg(method::set_semaphore_payload);
+    // C7B5's TWO_WORD payload size: a 64-bit payload, its upper half in SET_SEMAPHORE_PAYLOAD_UPPER.
+    if (ampere() && class_c7b5::field::launch_dma_semaphore_payload_size(launch) ==
+                        class_c7b5::value::launch_dma_semaphore_payload_size_two_word) {
+      release.payload_64 = true;
+      release.payload |= uint64_t{reg(ampere::set_semaphore_payload_upper)} << 32;
+    }
+    release.size = type == 2 ? SemaphoreRelease::Size::four_words
+                             : release.payload_64 ? SemaphoreRelease::Size::two_words : SemaphoreRelease::Size::one_word;
     if (extract_bits(launch, 19, 1) != 0) { // SEMAPHORE_REDUCTION_ENABLE: IMIN IMAX IXOR IAND IOR IADD INC DEC
       static constexpr Reduction copy_reductions[] = {Reduction::min,    Reduction::max, Reduction::bit_xor,
                                                       Reduction::bit_and, Reduction::bit_or, Reduction::add,
                                                       Reduction::inc,    Reduction::dec};
       const uint32_t op = extract_bits(launch, 14, 4);
-      if (op >= 8) throw Error(fmt::format("copy semaphore reduction {} is not supported", op));
-      const bool is_signed = extract_bits(launch, 18, 1) == 0;
-      payload = reduce(copy_reductions[op], is_signed, gpu_.memory().read_u32(address), payload);
+      if (op >= 8) throw Error(fmt::format("copy semaphore reduction {} is not supported", op)); // C7B5's FADD/FMIN/FMAX too
+      release.reduction = true;
+      release.op = copy_reductions[op];
+      release.is_signed = extract_bits(launch, 18, 1) == 0;
     }
-    if (type == 1) gpu_.memory().write_u32(address, payload);
-    else write_four_word_release(gpu_.memory(), address, payload, gpu_.timestamp());
+    write_release(gpu_.memory(), release, gpu_.timestamp());
     gpu_.signal();
   }
+
+  ClassId class_id_;
 };
 
 } // namespace
 
-std::unique_ptr<Engine> create_copy_engine(Gpu& gpu) { return std::make_unique<CopyEngine>(gpu); }
+std::unique_ptr<Engine> create_copy_engine(Gpu& gpu, ClassId class_id) { return std::make_unique<CopyEngine>(gpu, class_id); }
 
 } // namespace kiln::maxwell

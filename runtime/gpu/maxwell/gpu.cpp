@@ -39,9 +39,12 @@ Gpu::~Gpu() {
   }
 }
 
-uint32_t Gpu::create_channel() {
+uint32_t Gpu::create_channel(ClassId host_class) {
+  if (!is_host_class(static_cast<uint32_t>(host_class))) {
+    throw Error(fmt::format("{} is no host class (B06F or C56F)", class_name(static_cast<uint32_t>(host_class))));
+  }
   const auto id = static_cast<uint32_t>(channels_.size());
-  channels_.push_back(std::make_unique<Channel>(*this, id));
+  channels_.push_back(std::make_unique<Channel>(*this, id, host_class));
   return id;
 }
 

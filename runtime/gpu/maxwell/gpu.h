@@ -15,6 +15,7 @@
 
 #include "runtime/gpu/maxwell/address_space.h"
 #include "runtime/gpu/maxwell/backend.h"
+#include "runtime/gpu/maxwell/classes.h"
 #include "runtime/gpu/maxwell/pushbuffer.h"
 
 namespace kiln::maxwell {
@@ -72,8 +73,9 @@ public:
   Backend& backend() { return *backend_; }
   void set_backend(Backend* backend) { backend_ = backend ? backend : &default_backend_; }
 
-  /// Channels are numbered from 0 in creation order.
-  uint32_t create_channel();
+  /// Channels are numbered from 0 in creation order. `host_class` is the channel's host class (B06F or C56F):
+  /// the host methods it runs.
+  uint32_t create_channel(ClassId host_class = ClassId::host);
   Channel& channel(uint32_t id);
   uint32_t channel_count() const { return static_cast<uint32_t>(channels_.size()); }
 

@@ -41,7 +41,7 @@ ReplayResult replay(const Capture& capture, const ReplayOptions& options) {
   if (options.macros) gpu.set_macro_registry(options.macros);
   if (options.trace) gpu.set_trace(options.trace);
   map_capture_memory(gpu, capture);
-  for (uint32_t i = 0; i < capture.channel_count; ++i) gpu.create_channel();
+  for (uint32_t i = 0; i < capture.channel_count; ++i) gpu.create_channel(static_cast<ClassId>(capture.host_class(i)));
   const RunOptions between{std::chrono::milliseconds(0), false}; // a later event may release what a channel waits for
   for (const CaptureEvent& event : capture.events) {
     if (event.kind == CaptureEvent::Kind::submission) {

@@ -4,21 +4,28 @@
 
 #include <algorithm>
 
+#include "runtime/base/error.h"
 #include "runtime/gpu/maxwell/address_space.h"
 
 namespace kiln::maxwell {
 
-bool acquire_met(AcquireCompare compare, uint32_t value, uint32_t payload) {
+bool acquire_met(AcquireCompare compare, uint64_t value, uint64_t payload, unsigned bits) {
+  if (bits == 32) {
+    value &= 0xffffffffu;
+    payload &= 0xffffffffu;
+  }
   switch (compare) {
   case AcquireCompare::equal: return value == payload;
-  case AcquireCompare::circular_greater_equal: return static_cast<int32_t>(value - payload) >= 0;
+  case AcquireCompare::circular_greater_equal:
+    return bits == 64 ? static_cast<int64_t>(value - payload) >= 0
+                      : static_cast<int32_t>(static_cast<uint32_t>(value) - static_cast<uint32_t>(payload)) >= 0;
   case AcquireCompare::greater_equal: return value >= payload;
   case AcquireCompare::and_nonzero: return (value & payload) != 0;
   }
   return false;
 }
 
-std::string describe_acquire(AcquireCompare compare, uint32_t payload) {
+std::string describe_acquire(AcquireCompare compare, uint64_t payload) {
   switch (compare) {
   case AcquireCompare::equal: return fmt::format("value == 0x{:x}", payload);
   case AcquireCompare::circular_greater_equal: return fmt::format("value >= 0x{:x} (circular)", payload);
@@ -51,6 +58,24 @@ void write_four_word_release(AddressSpace& memory, uint64_t address, uint32_t va
   memory.write_u32(address, value);
   memory.write_u32(address + 4, 0);
   memory.write_u64(address + 8, timestamp);
+}
+
+void write_release(AddressSpace& memory, const SemaphoreRelease& release, uint64_t timestamp) {
+  uint64_t payload = release.payload_64 ? release.payload : release.payload & 0xffffffffu;
+  if (release.reduction) {
+    if (release.payload_64 || release.size == SemaphoreRelease::Size::two_words) {
+      throw Error(fmt::format("release to {:#x}: 64-bit semaphore reductions are not implemented", release.address));
+    }
+    payload = reduce(release.op, release.is_signed, memory.read_u32(release.address), static_cast<uint32_t>(payload));
+  }
+  switch (release.size) {
+  case SemaphoreRelease::Size::one_word: memory.write_u32(release.address, static_cast<uint32_t>(payload)); return;
+  case SemaphoreRelease::Size::two_words: memory.write_u64(release.address, payload); return;
+  case SemaphoreRelease::Size::four_words:
+    if (release.payload_64) write_report(memory, release.address, payload, timestamp);
+    else write_four_word_release(memory, release.address, static_cast<uint32_t>(payload), timestamp);
+    return;
+  }
 }
 
 void write_report(AddressSpace& memory, uint64_t address, uint64_t counter, uint64_t timestamp) {

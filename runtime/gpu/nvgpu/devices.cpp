@@ -9,6 +9,7 @@
 #include "runtime/base/error.h"
 #include "runtime/core/guest_log.h"
 #include "runtime/core/guest_memory.h"
+#include "runtime/gpu/maxwell/channel.h"
 #include "runtime/gpu/maxwell/classes.h"
 #include "runtime/gpu/maxwell/stream_builder.h"
 #include "runtime/gpu/vulkan/context.h"
@@ -26,11 +27,9 @@ uint64_t align_up(uint64_t value, uint64_t alignment) { return (value + alignmen
 /// Syncpoint thresholds compare with wrap-around, as host1x does.
 bool reached(uint32_t value, uint32_t threshold) { return static_cast<int32_t>(value - threshold) >= 0; }
 
-bool is_maxwell_class(uint32_t class_id) {
-  using maxwell::ClassId;
-  for (ClassId known : {ClassId::threed, ClassId::compute, ClassId::copy, ClassId::inline_to_memory, ClassId::twod})
-    if (class_id == static_cast<uint32_t>(known)) return true;
-  return false;
+/// The engine classes a channel's object contexts may be: kiln's Maxwell and Ampere engine classes.
+bool is_engine_class(uint32_t class_id) {
+  return maxwell::is_known_class(class_id) && !maxwell::is_host_class(class_id);
 }
 
 } // namespace
@@ -258,9 +257,29 @@ Status Devices::allocate_object_context(uint32_t channel_id, uint32_t class_id) 
   const auto found = channels_.find(channel_id);
   if (found == channels_.end()) return Status::bad_handle;
   if (!found->second.gpu_channel) return Status::bad_value;
-  if (!is_maxwell_class(class_id)) {
+  if (!is_engine_class(class_id)) {
     rt::guest_log("kiln: /dev/nvhost-gpu: ALLOC_OBJ_CTX for class %#x, which kiln does not implement\n", class_id);
     return Status::bad_value;
+  }
+  // The channel's host class follows the GPU family of its object contexts (C56F for the Ampere classes); a
+  // channel that has run methods already keeps its class.
+  if (const std::optional<maxwell::Family> family = maxwell::family_of(class_id)) {
+    maxwell::Channel& channel = gpu_.channel(*found->second.gpu_channel);
+    const maxwell::ClassId host = maxwell::host_class_of(*family);
+    if (channel.host_class() != static_cast<uint32_t>(host)) {
+      if (found->second.has_family) {
+        rt::guest_log("kiln: /dev/nvhost-gpu: ALLOC_OBJ_CTX for %s on a channel of %s objects\n", maxwell::class_name(class_id).c_str(),
+                      maxwell::class_name(channel.host_class()).c_str());
+        return Status::bad_value;
+      }
+      try {
+        channel.set_host_class(host);
+      } catch (const Error& error) {
+        rt::guest_log("kiln: /dev/nvhost-gpu: ALLOC_OBJ_CTX for %s: %s\n", maxwell::class_name(class_id).c_str(), error.what());
+        return Status::bad_value;
+      }
+    }
+    found->second.has_family = true;
   }
   return Status::ok; // the pushbuffer's SET_OBJECT binds the engine to a subchannel
 }

@@ -135,7 +135,8 @@ public:
   Status bind_channel(uint32_t channel);
   /// Creates the channel's GPFIFO (after bind_channel, as nvgpu requires); `fence` receives its syncpoint.
   Status allocate_gpfifo(uint32_t channel, uint32_t entries, Fence& fence);
-  /// Accepts the Maxwell classes kiln implements; others are refused with a message.
+  /// Accepts the Maxwell and Ampere engine classes kiln implements; others are refused with a message. The first
+  /// Maxwell- or Ampere-only class sets the channel's host class (B06F or C56F); the other family is refused then.
   Status allocate_object_context(uint32_t channel, uint32_t class_id);
   struct SubmitOptions {
     bool wait_for_fence = false; ///< put a syncpoint wait for `fence` in front of the entries
@@ -169,6 +170,7 @@ private:
     uint32_t syncpoint = 0;
     uint32_t syncpoint_max = 0;           ///< the value its last fence asked for
     uint32_t ring_offset = 0;             ///< next free word of its driver page
+    bool has_family = false;              ///< an object context of a Maxwell- or Ampere-only class was allocated
     uint32_t error_notifier_handle = 0;
     uint64_t error_notifier_offset = 0, error_notifier_size = 0;
   };

@@ -17,12 +17,13 @@ struct TestGpu {
   RecordingBackend backend;
   Gpu gpu{&backend};
   uint64_t next_pushbuffer = pushbuffers;
+  ClassId host = ClassId::host; ///< host class of the channels submit() creates
 
   TestGpu() { gpu.memory().map_owned(arena, arena_size); }
 
   /// Places `stream` in memory and queues it on `channel` (created on demand).
   GpfifoEntry submit(const StreamBuilder& stream, uint32_t channel = 0) {
-    while (gpu.channel_count() <= channel) gpu.create_channel();
+    while (gpu.channel_count() <= channel) gpu.create_channel(host);
     const GpfifoEntry entry = stream.place(gpu.memory(), next_pushbuffer);
     next_pushbuffer += (stream.size() * 4 + 0xff) & ~uint64_t{0xff};
     gpu.submit(channel, entry);

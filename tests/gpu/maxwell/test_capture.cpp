@@ -155,3 +155,25 @@ TEST_CASE("KILN_GPU_CAPTURE records what a GPU processes until it is destroyed",
   CHECK(draws == 4);
   std::filesystem::remove(path);
 }
+
+TEST_CASE("a capture keeps each channel's host class, so an Ampere channel's host methods replay", "[maxwell][capture]") {
+  RecordingBackend backend;
+  Gpu gpu(&backend);
+  gpu.memory().map_owned(arena, arena_size);
+  CaptureRecorder recorder(gpu);
+  gpu.create_channel();                     // B06F
+  gpu.create_channel(ClassId::host_ampere); // C56F
+  StreamBuilder s;
+  s.host(host_method::sem_addr_lo, static_cast<uint32_t>(data)).host(host_method::sem_addr_hi, static_cast<uint32_t>(data >> 32));
+  s.host(host_method::sem_payload_lo, 0x5150).host(host_method::sem_execute, 1); // RELEASE, 32-bit
+  gpu.submit(1, s.place(gpu.memory(), pushbuffers));
+  REQUIRE(gpu.run().idle);
+  const auto path = temp_file("ampere.kgc");
+  recorder.finish().save(path);
+  const Capture loaded = Capture::load(path);
+  CHECK(loaded.host_classes == std::vector<uint32_t>{0xb06f, 0xc56f});
+  const ReplayResult result = replay(loaded);
+  CHECK(result.error_count() == 0);
+  CHECK(result.memory_digest == replay(loaded).memory_digest);
+  std::filesystem::remove(path);
+}

@@ -7,7 +7,9 @@
 
 #include "runtime/gpu/maxwell/classes.h"
 #include "runtime/gpu/textures/blocklinear/swizzle.h"
+#include "translator/graphics/graphics.h"
 #include "translator/sass/sm5x/text_assembler.h"
+#include "translator/sass/sm86/text_assembler.h"
 
 namespace kiln::test {
 using sass::sm5x::assemble_program;
@@ -114,7 +116,22 @@ RendererScene::RendererScene(vulkan::Context& context_) : context(context_) {
   gpu.create_channel();
 }
 
-void RendererScene::write_pass_through_programs() {
+std::vector<uint8_t> sm86_program(const std::vector<uint8_t>& header, const std::vector<std::string_view>& lines) {
+  return graphics::raw_program(graphics::Arch::sm86, header, sass::sm86::code_bytes(sass::sm86::assemble_program(lines)));
+}
+
+void RendererScene::write_pass_through_programs(bool sm86) {
+  if (sm86) {
+    // The same moves as below, in Ampere's encoding (Turing and Ampere have no IPA multiply mode: IPA.PASS).
+    gpu.memory().write(kPrograms + kVertexProgramOffset, sm86_program(vertex_header(2), {
+        "ALD R0, a[0x80]", "ALD R1, a[0x84]", "ALD R2, a[0x88]", "ALD R3, a[0x8c]",
+        "ALD R4, a[0x90]", "ALD R5, a[0x94]", "ALD R6, a[0x98]", "ALD R7, a[0x9c]",
+        "AST a[0x70], R0", "AST a[0x74], R1", "AST a[0x78], R2", "AST a[0x7c], R3",
+        "AST a[0x80], R4", "AST a[0x84], R5", "AST a[0x88], R6", "AST a[0x8c], R7", "EXIT"}));
+    gpu.memory().write(kPrograms + kFragmentProgramOffset, sm86_program(pixel_header(), {
+        "IPA.PASS R0, a[0x80]", "IPA.PASS R1, a[0x84]", "IPA.PASS R2, a[0x88]", "IPA.PASS R3, a[0x8c]", "EXIT"}));
+    return;
+  }
   const auto vertex = program(vertex_header(2), assemble_program({
       "ALD R0, a[0x80]", "ALD R1, a[0x84]", "ALD R2, a[0x88]", "ALD R3, a[0x8c]",
       "ALD R4, a[0x90]", "ALD R5, a[0x94]", "ALD R6, a[0x98]", "ALD R7, a[0x9c]",
@@ -128,10 +145,18 @@ void RendererScene::write_pass_through_programs() {
 }
 
 void RendererScene::setup(maxwell::StreamBuilder& s, uint32_t format, uint32_t width, uint32_t height, uint32_t stride) {
-  s.bind(0, maxwell::ClassId::threed);
-  s.method(0, "SET_PROGRAM_REGION_A", high(kPrograms)).method(0, "SET_PROGRAM_REGION_B", low(kPrograms));
-  s.method(0, "SET_PIPELINE_SHADER", 1, 1u | (1u << 4)).method(0, "SET_PIPELINE_PROGRAM", 1, kVertexProgramOffset); // VERTEX_B
-  s.method(0, "SET_PIPELINE_SHADER", 5, 1u | (5u << 4)).method(0, "SET_PIPELINE_PROGRAM", 5, kFragmentProgramOffset); // PIXEL
+  s.bind(0, threed);
+  s.method(0, "SET_PIPELINE_SHADER", 1, 1u | (1u << 4)); // VERTEX_B
+  s.method(0, "SET_PIPELINE_SHADER", 5, 1u | (5u << 4)); // PIXEL
+  if (threed == maxwell::ClassId::threed_ampere) {
+    for (const auto& [slot, offset] : {std::pair{1u, kVertexProgramOffset}, std::pair{5u, kFragmentProgramOffset}}) {
+      s.method(0, "SET_PIPELINE_PROGRAM_ADDRESS_A", slot, high(kPrograms + offset));
+      s.method(0, "SET_PIPELINE_PROGRAM_ADDRESS_B", slot, low(kPrograms + offset));
+    }
+  } else {
+    s.method(0, "SET_PROGRAM_REGION_A", high(kPrograms)).method(0, "SET_PROGRAM_REGION_B", low(kPrograms));
+    s.method(0, "SET_PIPELINE_PROGRAM", 1, kVertexProgramOffset).method(0, "SET_PIPELINE_PROGRAM", 5, kFragmentProgramOffset);
+  }
   s.method(0, "SET_PIPELINE_BINDING", 5, 4);
   s.method(0, "SET_COLOR_TARGET_A", 0, high(kColorTarget)).method(0, "SET_COLOR_TARGET_B", 0, low(kColorTarget));
   s.method(0, "SET_COLOR_TARGET_WIDTH", 0, width).method(0, "SET_COLOR_TARGET_HEIGHT", 0, height);

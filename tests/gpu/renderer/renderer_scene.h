@@ -8,6 +8,7 @@
 #include <span>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/gpu/maxwell/gpu.h"
@@ -35,6 +36,9 @@ using sass::sm5x::pixel_header;  // translator/sass/sm5x/sph_builder.h
 using sass::sm5x::vertex_header;
 /// SPH + code bytes.
 std::vector<uint8_t> program(const std::vector<uint8_t>& header, const std::vector<uint64_t>& code);
+/// An SM86 program as the Ampere 3D class reads it: `header` padded (graphics::raw_program), then `lines`
+/// assembled by kiln's SM86 assembler.
+std::vector<uint8_t> sm86_program(const std::vector<uint8_t>& header, const std::vector<std::string_view>& lines);
 
 /// One vertex: position (x, y, z, w = 1) then colour (r, g, b, a).
 std::vector<float> vertex(float x, float y, float z, std::array<float, 4> color);
@@ -72,10 +76,13 @@ struct RendererScene {
   maxwell::Gpu gpu;
   std::unique_ptr<vulkan::MaxwellRenderer> renderer;
   uint64_t next_pushbuffer = kPushbuffers;
+  /// The 3D class setup() binds: B197 (programs by offset into the program region) or C797 (programs by GPU
+  /// address; they must then be SM86 programs).
+  maxwell::ClassId threed = maxwell::ClassId::threed;
 
   /// The standard programs: position = generic 0, colour = generic 1 passed through; fragment colour = the
-  /// interpolated generic 0.
-  void write_pass_through_programs();
+  /// interpolated generic 0. `sm86`: the same programs for the Ampere 3D class (SM86, the SPH padded to 0x80).
+  void write_pass_through_programs(bool sm86 = false);
   /// Binds the programs, colour target 0 (`format`, `width` x `height`, block-linear with 1-GOB blocks), CT
   /// write mask RGBA, viewport 0 mapping NDC onto the whole target (z: 0..1 mode, z_window = z_ndc), vertex
   /// stream 0 at kVertices with `stride` and attributes 0 (position) and 1 (colour) as RGBA32F at 0 and 16.

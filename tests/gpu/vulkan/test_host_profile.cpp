@@ -189,10 +189,13 @@ TEST_CASE("host profile: the profile is part of every shader cache key") {
   CHECK(choose_host_profile(host(vk::DriverId::eMesaTurnip, amd, 32, 64)).key() == radv.key());
 
   const std::vector<uint8_t> program(0x60, 0xab);
-  CHECK(graphics_shader_key(program, nvidia, 0, false) != graphics_shader_key(program, radv, 0, false));
-  CHECK(graphics_shader_key(program, radv, 0, false) == graphics_shader_key(program, radv_again, 0, false));
-  CHECK(graphics_shader_key(program, radv, 0, false) != graphics_shader_key(program, radv, 1, false));
-  CHECK(graphics_shader_key(program, radv, 1, false) != graphics_shader_key(program, radv, 1, true));
+  const auto sm53 = kiln::graphics::Arch::sm53;
+  CHECK(graphics_shader_key(program, sm53, nvidia, 0, false) != graphics_shader_key(program, sm53, radv, 0, false));
+  CHECK(graphics_shader_key(program, sm53, radv, 0, false) == graphics_shader_key(program, sm53, radv_again, 0, false));
+  CHECK(graphics_shader_key(program, sm53, radv, 0, false) != graphics_shader_key(program, sm53, radv, 1, false));
+  CHECK(graphics_shader_key(program, sm53, radv, 1, false) != graphics_shader_key(program, sm53, radv, 1, true));
+  // The same bytes decoded for another architecture are another program.
+  CHECK(graphics_shader_key(program, sm53, radv, 0, false) != graphics_shader_key(program, kiln::graphics::Arch::sm86, radv, 0, false));
 
   kiln::maxwell::DispatchSnapshot dispatch;
   dispatch.shared_memory_size = 1024;

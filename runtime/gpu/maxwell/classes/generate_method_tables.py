@@ -19,16 +19,21 @@ import sys
 
 CLASSES = {
     "b197": ("classes/3d/clb197.h", "NVB197_"),
+    "c797": ("classes/3d/clc797.h", "NVC797_"),
     "b1c0": ("classes/compute/clb1c0.h", "NVB1C0_"),
     "c7c0": ("classes/compute/clc7c0.h", "NVC7C0_"),
     "b0b5": ("classes/dma-copy/clb0b5.h", "NVB0B5_"),
+    "c7b5": ("classes/dma-copy/clc7b5.h", "NVC7B5_"),
     "a140": ("classes/inline-to-memory/cla140.h", "NVA140_"),
     "902d": ("classes/twod/cl902d.h", "NV902D_"),
     "b06f": ("classes/host/clb06f.h", "NVB06F_"),
+    "c56f": ("classes/host/clc56f.h", "NVC56F_"),
 }
-# Methods of the Tegra host classes that B06F lacks; they go into the b06f header only (the .inc stays the
-# header's own table; classes.cpp appends these rows from the header's constants).
-EXTRA_METHODS = {"b06f": ("classes/host/cla26f.h", "NVA26F_", ("SYNCPOINTA", "SYNCPOINTB"))}
+# Methods of the Tegra host classes that B06F and C56F lack; they go into the class header only (the .inc stays
+# the header's own table; classes.cpp appends these rows from the header's constants). kiln's driver words fence
+# with them on both host classes (docs/maxwell.md), at offsets C56F leaves free.
+TEGRA_SYNCPOINTS = ("classes/host/cla26f.h", "NVA26F_", ("SYNCPOINTA", "SYNCPOINTB"))
+EXTRA_METHODS = {"b06f": TEGRA_SYNCPOINTS, "c56f": TEGRA_SYNCPOINTS}
 
 # QMD versions: the Maxwell compute class launches 01_07, the Ampere one 03_00 (clc7c0qmd.h holds 02_03, 02_04
 # and 03_00; the prefix selects one).
@@ -42,6 +47,7 @@ QMD_VALUE = re.compile(r"^#define (\w+)\s+(0x[0-9a-fA-F]+)\s*$")
 SCALAR = re.compile(r"^#define (\w+)\s+\(?(0x[0-9a-fA-F]+)\)?\s*$")
 ARRAY = re.compile(r"^#define (\w+)\((\w)\)\s+\((0x[0-9a-fA-F]+)\+\(\w\)\*(\d+)\)\s*$")
 FIELD = re.compile(r"^#define (\w+)\s+(\d+):(\d+)\s*$")
+COMMENT = re.compile(r"\s*//.*$")
 ARRAY2 = re.compile(r"^#define (\w+)\(i,j\)\s+\((0x[0-9a-fA-F]+)\+\(i\)\*(\d+)\+\(j\)\*(\d+)\)\s*$")
 CPP_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
 char32_t class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield
@@ -57,37 +63,44 @@ def parse(path, prefix):
     defined as arrays, and fields as [name, low_bit, width, [(value_name, value), ...]]."""
     methods = []
     fields = []
-    field = None  # the last bit-range field (NAME_FIELD hi:lo); its values (NAME_FIELD_VALUE 0x...) follow it
+    # The bit-range fields (NAME_FIELD hi:lo) defined since the last method; a value (NAME_FIELD_VALUE 0x...) is
+    # named after one of them (the longest that prefixes it), not always the last one.
+    method_fields = []
     for line in path.read_text().splitlines():
+        line = COMMENT.sub("", line).rstrip()  # trailing // comments (clc56f.h's FB_FLUSH, MEM_OP_C fields)
         if m := FIELD.match(line):
             field = m.group(1)
             high, low = int(m.group(2)), int(m.group(3))
             short_field = field[len(prefix):]
             # Pushbuffer entry formats (DMA_*) are no method's fields; kiln decodes those in pushbuffer.cpp.
-            if field.startswith(prefix) and not short_field.startswith("DMA_") and "_DMA_" not in field:
+            if field.startswith(prefix) and not short_field.startswith("DMA_"):
                 fields.append([field[len(prefix):], low, high - low + 1, []])
+                method_fields.append(fields[-1])
             continue
         if m := ARRAY2.match(line):
             name, base, outer, inner = m.group(1), int(m.group(2), 16), int(m.group(3)), int(m.group(4))
             methods.append([name[len(prefix):], base, None, inner, outer])
+            method_fields = []
         elif m := ARRAY.match(line):
             name, base, stride = m.group(1), int(m.group(3), 16), int(m.group(4))
             methods.append([name[len(prefix):], base, None, stride, None])
+            method_fields = []
         elif m := SCALAR.match(line):
             name, value = m.group(1), int(m.group(2), 16)
             short = name[len(prefix):]
-            # Field values share the #define form: they are named after the field just before them. (A test on
-            # method-name prefixes would drop methods such as SET_DA_PRIMITIVE_RESTART_INDEX.)
-            if field and name.startswith(field + "_"):
-                if fields and fields[-1][0] == field[len(prefix):]:
-                    fields[-1][3].append((name[len(field) + 1:], value))
+            # Field values share the #define form: they are named after a field of the method just before them.
+            # (A test on method-name prefixes would drop methods such as SET_DA_PRIMITIVE_RESTART_INDEX.)
+            owners = [f for f in method_fields if short.startswith(f[0] + "_")]
+            if owners:
+                owner = max(owners, key=lambda f: len(f[0]))
+                owner[3].append((short[len(owner[0]) + 1:], value))
                 continue
-            field = None
-            if not name.startswith(prefix) or value % 4 or value >= 0x4000 or "_DMA_" in name or short.startswith("DMA_"):
+            if not name.startswith(prefix) or value % 4 or value >= 0x4000 or short.startswith("DMA_"):
                 continue
             if short.startswith("GP_ENTRY"):
                 continue
             methods.append([short, value, 1, 4, None])
+            method_fields = []
     arrays = {m[0] for m in methods if m[2] is None}
     for method in methods:
         if method[2] is not None:
@@ -225,6 +238,10 @@ def main():
             extras = [(extra_relative, m[0], m[1]) for m in extra_methods if m[0] in wanted]
             if len(extras) != len(wanted):
                 sys.exit(f"{extra_relative}: expected {wanted}")
+            taken = {m[1] for m in methods}
+            for _, name, base in extras:
+                if base in taken:
+                    sys.exit(f"{relative}: {extra_relative}'s {name} at 0x{base:04x} collides with a method of the class")
         (out_dir / f"methods_{class_name}.h").write_text(header(class_name, relative, methods, arrays, fields, extras))
     for version, (relative, prefix) in QMDS.items():
         (out_dir / f"qmd_v{version}.h").write_text(qmd_header(version, relative, parse_qmd(root / relative, prefix)))

@@ -9,6 +9,7 @@
 #include "runtime/base/error.h"
 #include "runtime/base/hash.h"
 #include "runtime/gpu/maxwell/classes.h"
+#include "runtime/gpu/vulkan/maxwell/guest_program.h"
 #include "runtime/gpu/vulkan/maxwell/renderer_state.h"
 #include "translator/sass/sm86/constant_buffer.h"
 #include "translator/sass/sm86/lower.h"
@@ -23,34 +24,6 @@ using maxwell::AddressSpace;
 /// GM20B's shared memory per workgroup (the limit the guest's driver enforces; Ampere's larger carve-outs are
 /// not offered).
 constexpr uint32_t kMaxSharedMemory = 48 * 1024;
-
-/// The SM86 program at `address`: 16-byte instructions up to and including the unconditional branch to itself
-/// that ptxas places after the last EXIT (a program has no size in guest memory). Bounded by kMaxComputeProgram.
-std::vector<uint8_t> sm86_program_bytes(const AddressSpace& memory, uint64_t address) {
-  const sass::sm86::DecodeLocation location{fmt::format("compute program at GPU {:#x}", address), "", 0};
-  std::vector<uint8_t> bytes;
-  bool exit_seen = false;
-  for (uint64_t offset = 0; offset < kMaxComputeProgram; offset += 16) {
-    if (!memory.is_mapped(address + offset, 16)) {
-      throw Error(fmt::format("compute program at GPU {:#x}: unmapped GPU memory at {:#x} before the branch to itself that ends "
-                              "a program",
-                              address, address + offset));
-    }
-    uint8_t word[16];
-    memory.read(address + offset, word);
-    bytes.insert(bytes.end(), word, word + 16);
-    const sass::sm86::Instruction instruction =
-        sass::sm86::decode(sass::sm86::Word128::from_bytes(std::span<const uint8_t, 16>(word)), offset, location);
-    if (instruction.opcode == sass::sm86::Opcode::EXIT) exit_seen = true;
-    if (exit_seen && instruction.opcode == sass::sm86::Opcode::BRA && !instruction.is_predicated() && !instruction.operands.empty() &&
-        instruction.operands.back().kind == sass::sm86::OperandKind::branch_target &&
-        static_cast<uint64_t>(instruction.operands.back().value) == offset) {
-      return bytes;
-    }
-  }
-  throw Error(fmt::format("compute program at GPU {:#x}: no EXIT followed by a branch to itself within {} KiB", address,
-                          kMaxComputeProgram / 1024));
-}
 
 /// The kernel as the SM86 lowering takes it, without its code: what the QMD says of its memory, and as constant
 /// banks the QMD's valid bindings read from guest memory (bank 0 first; constant_buffer.h packs them).
@@ -99,7 +72,8 @@ void check_launch_shape(const vk::PhysicalDeviceLimits& limits, const maxwell::D
 
 ComputeCache::Program& MaxwellRenderer::State::compute_program(const maxwell::DispatchSnapshot& dispatch, sass::sm86::Kernel& kernel) {
   // The module depends on the code, the memory sizes the lowering declares and the constant bank layout.
-  const std::vector<uint8_t> code = sm86_program_bytes(memory, dispatch.program_address);
+  const std::vector<uint8_t> code =
+      sm86_code_bytes(memory, dispatch.program_address, kMaxComputeProgram, fmt::format("compute program at GPU {:#x}", dispatch.program_address));
   const HostProfile& profile = pipelines.profile();
   const spirv::WarpModel warp_model = compute_warp_model(profile, dispatch.block);
   const uint64_t key = compute_program_key(code, dispatch, profile, warp_model);
@@ -149,7 +123,7 @@ vk::Pipeline MaxwellRenderer::State::compute_pipeline(ComputeCache::Program& pro
 }
 
 void MaxwellRenderer::State::record_dispatch(const maxwell::DispatchSnapshot& dispatch) {
-  if (dispatch.class_id != static_cast<uint32_t>(maxwell::ClassId::compute_ampere)) {
+  if (maxwell::program_isa_of(dispatch.class_id) != maxwell::ProgramIsa::sm86) {
     throw Error(fmt::format("compute program at GPU address {:#x}: SM5x compute kernels are not lowered yet", dispatch.program_address));
   }
   const vk::PhysicalDeviceLimits limits = context.physical_device().getProperties().limits;

@@ -11,30 +11,11 @@
 #include "runtime/base/hash.h"
 #include "runtime/gpu/vulkan/maxwell/pipeline_state.h"
 #include "runtime/gpu/vulkan/maxwell/formats.h"
+#include "runtime/gpu/vulkan/maxwell/guest_program.h"
 #include "runtime/gpu/vulkan/maxwell/renderer_state.h"
 
 namespace kiln::vulkan {
 namespace {
-
-constexpr uint64_t kSelfBranch = 0xe2400fffff87000f; // BRA to itself: what drivers place after a program's EXIT
-constexpr size_t kMaxProgramWords = 1 << 16;
-
-/// The program at `address`: its SPH, then code groups up to and including the group holding the closing
-/// self-branch, or up to the first all-zero group.
-std::vector<uint8_t> program_bytes(const maxwell::AddressSpace& memory, uint64_t address) {
-  std::vector<uint8_t> bytes = memory.read_bytes(address, maxwell::shader_header_size);
-  uint64_t at = address + maxwell::shader_header_size;
-  for (size_t words = 0; words < kMaxProgramWords; words += 4, at += 32) {
-    if (!memory.is_mapped(at, 32)) break;
-    const std::vector<uint8_t> group = memory.read_bytes(at, 32);
-    uint64_t w[4];
-    std::memcpy(w, group.data(), 32);
-    if (w[0] == 0 && w[1] == 0 && w[2] == 0 && w[3] == 0) break;
-    bytes.insert(bytes.end(), group.begin(), group.end());
-    if (w[1] == kSelfBranch || w[2] == kSelfBranch || w[3] == kSelfBranch) break;
-  }
-  return bytes;
-}
 
 const maxwell::ShaderProgram* program_in(const maxwell::DrawSnapshot& draw, std::initializer_list<uint32_t> slots) {
   for (uint32_t slot : slots) {
@@ -355,10 +336,16 @@ void MaxwellRenderer::State::record_draw(const maxwell::DrawSnapshot& draw) {
   PipelineDescription description;
   const uint32_t selected_targets = std::min(extract_bits(draw.color_target_select, 0, 4), maxwell::color_target_count);
   const bool dual_source = plan_blending(draw, selected_targets, description);
-  const TranslatedShader& vertex = pipelines.shader(program_bytes(memory, programs.vertex->address), kVertexSet,
-                                                    fmt::format("vertex program at GPU {:#x}", programs.vertex->address));
-  const TranslatedShader& fragment = pipelines.shader(program_bytes(memory, programs.fragment->address), kFragmentSet,
-                                                      fmt::format("fragment program at GPU {:#x}", programs.fragment->address), dual_source);
+  // Each draw's programs in the layout and encoding of the class that drew (B197: SM5x, C797: SM86).
+  const std::optional<maxwell::ProgramIsa> isa = maxwell::program_isa_of(draw.class_id);
+  if (!isa) throw Error(fmt::format("draw from {}, which runs no programs", maxwell::class_name(draw.class_id)));
+  const graphics::Arch arch = *isa == maxwell::ProgramIsa::sm86 ? graphics::Arch::sm86 : graphics::Arch::sm53;
+  const std::string vertex_name = fmt::format("vertex program at GPU {:#x}", programs.vertex->address);
+  const std::string fragment_name = fmt::format("fragment program at GPU {:#x}", programs.fragment->address);
+  const TranslatedShader& vertex =
+      pipelines.shader(graphics_program_bytes(memory, programs.vertex->address, *isa, vertex_name), arch, kVertexSet, vertex_name);
+  const TranslatedShader& fragment = pipelines.shader(graphics_program_bytes(memory, programs.fragment->address, *isa, fragment_name),
+                                                      arch, kFragmentSet, fragment_name, dual_source);
   description.vertex = &vertex;
   description.fragment = &fragment;
   const Pass wanted = plan_attachments(draw, dual_source ? 1 : selected_targets, description);

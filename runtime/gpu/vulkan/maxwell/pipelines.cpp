@@ -26,10 +26,11 @@ vk::DescriptorType descriptor_type(graphics::ResourceBinding::Kind kind) {
 
 } // namespace
 
-uint64_t graphics_shader_key(std::span<const uint8_t> bytes, const HostProfile& profile, uint32_t descriptor_set,
+uint64_t graphics_shader_key(std::span<const uint8_t> bytes, graphics::Arch arch, const HostProfile& profile, uint32_t descriptor_set,
                              bool second_blend_source) {
   Hasher64 hasher;
   hasher.update(bytes);
+  hash_value(hasher, arch);
   hash_value(hasher, profile.key());
   hash_value(hasher, descriptor_set);
   hash_value(hasher, second_blend_source);
@@ -108,9 +109,9 @@ void PipelineCache::save() const {
   write_file_if_changed(file_, data);
 }
 
-const TranslatedShader& PipelineCache::shader(std::span<const uint8_t> bytes, uint32_t descriptor_set, std::string_view name,
-                                              bool second_blend_source) {
-  const uint64_t key = graphics_shader_key(bytes, profile_, descriptor_set, second_blend_source);
+const TranslatedShader& PipelineCache::shader(std::span<const uint8_t> bytes, graphics::Arch arch, uint32_t descriptor_set,
+                                              std::string_view name, bool second_blend_source) {
+  const uint64_t key = graphics_shader_key(bytes, arch, profile_, descriptor_set, second_blend_source);
   if (const auto found = shaders_.find(key); found != shaders_.end()) {
     ++shader_hits;
     return *found->second;
@@ -124,7 +125,7 @@ const TranslatedShader& PipelineCache::shader(std::span<const uint8_t> bytes, ui
   options.backend.dual_source_blend = second_blend_source;
   auto entry = std::make_unique<TranslatedShader>();
   entry->hash = key;
-  entry->translation = graphics::translate_graphics(bytes, graphics::Arch::sm53, name, options);
+  entry->translation = graphics::translate_graphics(bytes, arch, name, options);
   entry->module = context_.device().createShaderModuleUnique(
       {{}, entry->translation.spirv.size() * sizeof(uint32_t), entry->translation.spirv.data()});
   ++shaders_translated;

@@ -48,9 +48,9 @@ struct PipelineDescription {
   uint64_t hash() const;
 };
 
-/// The shader cache key of a graphics program: its bytes (SPH + code), the host profile's options, and the
-/// descriptor set and blend specialisation it is translated for.
-uint64_t graphics_shader_key(std::span<const uint8_t> bytes, const HostProfile& profile, uint32_t descriptor_set,
+/// The shader cache key of a graphics program: its bytes (SPH + code), the architecture it is decoded for, the
+/// host profile's options, and the descriptor set and blend specialisation it is translated for.
+uint64_t graphics_shader_key(std::span<const uint8_t> bytes, graphics::Arch arch, const HostProfile& profile, uint32_t descriptor_set,
                              bool second_blend_source);
 /// The cache key of a compute program: its code, the memory sizes and constant bank layout the QMD gives its
 /// module, the host profile's options and the warp model it is translated for.
@@ -63,9 +63,10 @@ public:
   PipelineCache(const Context& context, HostProfile profile, std::filesystem::path file);
   ~PipelineCache();
 
-  /// The translated program at `bytes` (SPH + code), translated once per content, descriptor set and
-  /// specialisation (`second_blend_source`: a fragment program's colour output 1 is the second blend source).
-  const TranslatedShader& shader(std::span<const uint8_t> bytes, uint32_t descriptor_set, std::string_view name,
+  /// The translated program at `bytes` (SPH + code of architecture `arch`), translated once per content,
+  /// architecture, descriptor set and specialisation (`second_blend_source`: a fragment program's colour output 1
+  /// is the second blend source).
+  const TranslatedShader& shader(std::span<const uint8_t> bytes, graphics::Arch arch, uint32_t descriptor_set, std::string_view name,
                                  bool second_blend_source = false);
   const ShaderPairLayout& layout(const TranslatedShader& vertex, const TranslatedShader& fragment);
   vk::Pipeline pipeline(const PipelineDescription& description);

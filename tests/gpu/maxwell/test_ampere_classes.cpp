@@ -296,7 +296,7 @@ TEST_CASE("C56F refuses what it does not define and what kiln does not know how 
   CHECK_THROWS_WITH(t.gpu.channel(0).set_host_class(ClassId::host), "channel 0 has run host (C56F) methods; its host class cannot change to host (B06F)");
 }
 
-TEST_CASE("C7B5 copies and releases 64-bit payloads; its wide address fields stop at 40 bits", "[maxwell][ampere]") {
+TEST_CASE("C7B5 copies and releases 64-bit payloads and its wide address fields stop at 40 bits", "[maxwell][ampere]") {
   TestGpu t;
   const uint64_t source = data, destination = data + 0x1000, semaphore = data + 0x2000;
   for (uint32_t i = 0; i < 64; ++i) t.gpu.memory().write_u32(source + 4 * i, 0x01010101u * i);

@@ -62,6 +62,7 @@ public:
     return load<uint64_t>(at, abi_.byte_order);
   }
   std::optional<uint64_t> get_long(uint64_t address) { return get(address, abi_.long_bytes); }
+  unsigned long_bytes() const { return abi_.long_bytes; }
   /// The guest's little-endian LP64 layouts are the host's own: structures copy as they are.
   bool host_layout() const { return abi_.long_bytes == 8 && abi_.byte_order == Endian::little; }
 
@@ -236,7 +237,7 @@ bool put_rusage(Guest& g, uint64_t address, const struct rusage& u) {
                            u.ru_idrss, u.ru_isrss, u.ru_minflt, u.ru_majflt, u.ru_nswap, u.ru_inblock, u.ru_oublock, u.ru_msgsnd,
                            u.ru_msgrcv, u.ru_nsignals, u.ru_nvcsw, u.ru_nivcsw};
   for (size_t i = 0; i < 18; ++i)
-    if (!g.put_long(address + i * (g.host_layout() ? 8 : 4), static_cast<uint64_t>(fields[i]))) return false;
+    if (!g.put_long(address + i * g.long_bytes(), static_cast<uint64_t>(fields[i]))) return false;
   return true;
 }
 

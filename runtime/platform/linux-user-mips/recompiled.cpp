@@ -2,10 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <string>
-#include <vector>
-
 #include "runtime/base/error.h"
 
 namespace kiln::mipsel {
@@ -13,11 +9,6 @@ namespace {
 
 const RecompiledProgram* installed = nullptr;
 
-} // namespace
-
-void install(const RecompiledProgram& program) { installed = &program; }
-
-namespace {
 bool enter_compiled(Machine& m, uint32_t address) {
   return installed && guest::enter_function(installed->functions, installed->count, m, address);
 }
@@ -30,6 +21,8 @@ struct FallbackHooks {
   }
 };
 } // namespace
+
+void install(const RecompiledProgram& program) { installed = &program; }
 
 void call_guest(Machine& m, uint32_t address) {
   if (enter_compiled(m, address)) return;

@@ -2,8 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/base/error.h"

@@ -16,9 +16,14 @@
 #error "include runtime/core/ppc/ops.h instead"
 #endif
 
+#include <bit>
 #include <cfenv>
 #include <cfloat>
 #include <cmath>
+#include <optional>
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 
 #include "runtime/core/ppc/estimates.h"
 
@@ -144,70 +149,219 @@ inline void finish(Cpu& c, uint32_t w, uint32_t pc, bool raised) {
     raise_exception(c, Exception::program, pc, srr1::fp_enabled);
 }
 
-inline int host_rounding(uint32_t fpscr) {
-  switch (fpscr & 3) {
-    case 1: return FE_TOWARDZERO;
-    case 2: return FE_UPWARD;
-    case 3: return FE_DOWNWARD;
-    default: return FE_TONEAREST;
+/// The arithmetic operations (madd: a * c + b).
+enum class Arith : uint8_t { add, sub, mul, div, madd, msub };
+
+/// The guest's rounding modes (FPSCR[RN]).
+enum class Mode : uint8_t { nearest = 0, toward_zero = 1, upward = 2, downward = 3 };
+inline Mode rounding_mode(uint32_t fpscr) { return static_cast<Mode>(fpscr & 3); }
+/// How a rounded result is computed: `fast` takes the round-to-nearest fast path where it can decide,
+/// `mode_switching` always switches the host's mode (the reference the fast path is tested against).
+enum class Path : uint8_t { fast, mode_switching };
+
+
+/// The host's rounding mode and exception flags. On x86-64 the double and single arithmetic is SSE, ruled by
+/// MXCSR alone: reading and writing it (stmxcsr/ldmxcsr) costs a few cycles, where <cfenv>'s fesetround also
+/// rewrites the x87 control word and fetestexcept reads both units. Other hosts use <cfenv>.
+/// A HostMode switches for its lifetime and restores the host's state (round to nearest) afterwards.
+class HostMode {
+public:
+#if defined(__SSE2__)
+  explicit HostMode(Mode m) : saved_(_mm_getcsr()) { set(m); }
+  ~HostMode() { _mm_setcsr(saved_); }
+  /// MXCSR's RC field: 00 nearest, 01 down, 10 up, 11 toward zero; the flags (bits 0-5) cleared.
+  void set(Mode m) {
+    static constexpr uint32_t rc[] = {0x0000, 0x6000, 0x4000, 0x2000};
+    _mm_setcsr((saved_ & ~(0x6000u | 0x3Fu)) | rc[static_cast<unsigned>(m)]);
   }
-}
+  void clear_flags() { _mm_setcsr(_mm_getcsr() & ~0x3Fu); }
+  bool inexact() const { return _mm_getcsr() & 0x20; }
+  bool overflow() const { return _mm_getcsr() & 0x08; }
+
+private:
+  uint32_t saved_;
+#else
+  explicit HostMode(Mode m) { set(m); }
+  ~HostMode() { std::fesetround(FE_TONEAREST); }
+  void set(Mode m) {
+    static constexpr int modes[] = {FE_TONEAREST, FE_TOWARDZERO, FE_UPWARD, FE_DOWNWARD};
+    std::fesetround(modes[static_cast<unsigned>(m)]);
+    clear_flags();
+  }
+  void clear_flags() { std::feclearexcept(FE_ALL_EXCEPT); }
+  bool inexact() const { return std::fetestexcept(FE_INEXACT); }
+  bool overflow() const { return std::fetestexcept(FE_OVERFLOW); }
+#endif
+  HostMode(const HostMode&) = delete;
+  HostMode& operator=(const HostMode&) = delete;
+};
 
 struct Rounded {
   double value;
   bool inexact, rounded_up, overflow, tiny;
 };
 
-/// `op` (host double arithmetic on volatile operands) rounded under the guest's mode to double or single.
+/// A double rounded once more to single precision under round to nearest, as round-to-odd leaves it: `odd` is
+/// the exact result rounded to odd in double (`lost`: that rounding was inexact), so that the host's
+/// conversion rounds the exact result once.
+inline Rounded single_from_odd(double odd, bool lost) {
+  const volatile double source = odd;
+  const float result = static_cast<float>(source);
+  Rounded r{};
+  r.value = result;
+  r.overflow = std::isinf(result) && !std::isinf(odd);
+  r.inexact = lost || r.value != odd;
+  r.rounded_up = r.inexact && std::fabs(r.value) > std::fabs(odd);
+  r.tiny = odd != 0.0 && std::fabs(odd) < static_cast<double>(FLT_MIN);
+  return r;
+}
+
+/// `op` (host double arithmetic on volatile operands) rounded under the guest's mode to double or single, by
+/// switching the host's rounding mode: the reference every mode goes through, and the one the round-to-nearest
+/// fast path (below) must agree with.
 /// tiny: the exact result was nonzero and below the smallest normal of the precision (before rounding).
 template <class Op>
 inline Rounded round_result(uint32_t fpscr, bool single, Op op) {
   Rounded r{};
-  const int mode = host_rounding(fpscr);
+  const Mode mode = rounding_mode(fpscr);
   if (!single) {
-    std::fesetround(mode);
-    std::feclearexcept(FE_ALL_EXCEPT);
+    HostMode host(mode);
     volatile double result = op();
-    const int flags = std::fetestexcept(FE_INEXACT | FE_OVERFLOW);
     r.value = result;
-    r.inexact = flags & FE_INEXACT;
-    r.overflow = flags & FE_OVERFLOW;
+    r.inexact = host.inexact();
+    r.overflow = host.overflow();
     double toward_zero = result;
     if (r.inexact) {
-      std::fesetround(FE_TOWARDZERO);
+      host.set(Mode::toward_zero);
       volatile double t = op();
       toward_zero = t;
       r.rounded_up = std::fabs(r.value) > std::fabs(toward_zero);
     }
     r.tiny = toward_zero != 0.0 ? std::fabs(toward_zero) < DBL_MIN : r.inexact;
-  } else {
-    // Round to odd in double (truncate, then set the last bit if anything was lost), then to single: the one
-    // rounding of the exact result.
-    std::fesetround(FE_TOWARDZERO);
-    std::feclearexcept(FE_ALL_EXCEPT);
-    volatile double truncated = op();
-    const bool lost = std::fetestexcept(FE_INEXACT);
-    double odd = truncated;
-    if (lost) {
-      odd = std::bit_cast<double>(std::bit_cast<uint64_t>(odd) | 1);
-    } else if (odd == 0.0) {
-      std::fesetround(mode); // an exact zero's sign depends on the rounding mode (x - x is -0 rounding down)
-      volatile double exact = op();
-      odd = exact;
-    }
-    std::fesetround(mode);
-    std::feclearexcept(FE_ALL_EXCEPT);
-    volatile double source = odd;
-    volatile float result = static_cast<float>(source);
-    const int flags = std::fetestexcept(FE_INEXACT | FE_OVERFLOW);
-    r.value = result;
-    r.inexact = lost || (flags & FE_INEXACT);
-    r.overflow = flags & FE_OVERFLOW;
-    r.rounded_up = r.inexact && std::fabs(r.value) > std::fabs(odd);
-    r.tiny = odd != 0.0 && std::fabs(odd) < static_cast<double>(FLT_MIN);
+    return r;
   }
-  std::fesetround(FE_TONEAREST);
+  // Round to odd in double (truncate, then set the last bit if anything was lost), then to single: the one
+  // rounding of the exact result.
+  HostMode host(Mode::toward_zero);
+  volatile double truncated = op();
+  const bool lost = host.inexact();
+  double odd = truncated;
+  if (lost) {
+    odd = std::bit_cast<double>(std::bit_cast<uint64_t>(odd) | 1);
+  } else if (odd == 0.0) {
+    host.set(mode); // an exact zero's sign depends on the rounding mode (x - x is -0 rounding down)
+    volatile double exact = op();
+    odd = exact;
+  }
+  host.set(mode);
+  volatile double source = odd;
+  volatile float result = static_cast<float>(source);
+  r.value = result;
+  r.inexact = lost || host.inexact();
+  r.overflow = host.overflow();
+  r.rounded_up = r.inexact && std::fabs(r.value) > std::fabs(odd);
+  r.tiny = odd != 0.0 && std::fabs(odd) < static_cast<double>(FLT_MIN);
   return r;
+}
+
+/// The round-to-nearest fast path: the host's own (nearest) result and the sign of its error, from error-free
+/// transformations, so that no mode switch is needed. The exact result is `value` + an error whose sign is
+/// `error_sign` (0: exact). nullopt where an error-free transformation could be inexact (operands or result
+/// near the underflow range, infinities, an overflow) or the sign cannot be proven: the caller then switches.
+struct Nearest {
+  double value;
+  int error_sign;
+};
+
+/// TwoSum (Knuth): s + e == a + b exactly, s = a + b rounded to nearest; exact for any finite operands whose
+/// sum does not overflow.
+inline void two_sum(double a, double b, double& s, double& e) {
+  s = a + b;
+  const double b_virtual = s - a, a_virtual = s - b_virtual;
+  e = (a - a_virtual) + (b - b_virtual);
+}
+inline int sign_of(double x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
+
+/// Above this magnitude every product error (fma(a, b, -p)), division remainder (fma(-q, b, a)) and sum error
+/// is representable (their grain, ulp(a) * ulp(b) >= |a * b| * 2^-106, stays above the smallest denormal).
+constexpr double eft_safe = 0x1p-960;
+
+inline std::optional<Nearest> nearest_with_error(Arith op, double x, double y, double z) {
+  if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z)) return std::nullopt;
+  double r = 0, e = 0;
+  int sign = 0;
+  switch (op) {
+    case Arith::add: case Arith::sub:
+      two_sum(x, op == Arith::sub ? -y : y, r, e);
+      sign = sign_of(e);
+      break;
+    case Arith::mul:
+      r = x * z;
+      if (x == 0 || z == 0) break; // a signed zero, exactly
+      if (!(std::fabs(r) >= eft_safe)) return std::nullopt;
+      sign = sign_of(std::fma(x, z, -r));
+      break;
+    case Arith::div: {
+      r = x / y;
+      if (x == 0) break;
+      if (!(std::fabs(x) >= eft_safe && std::fabs(y) >= eft_safe && std::fabs(r) >= eft_safe)) return std::nullopt;
+      // The quotient's error is remainder / y: x - r * y exactly (no underflow), its sign times y's.
+      sign = sign_of(std::fma(-r, y, x)) * sign_of(y);
+      break;
+    }
+    case Arith::madd: case Arith::msub: {
+      const double addend = op == Arith::msub ? -y : y;
+      r = std::fma(x, z, addend);
+      // exact - r = (p + pe + addend) - r with p + pe = x * z: four exact terms t + te + se + pe.
+      double p = x * z, pe = 0;
+      if (x != 0 && z != 0) {
+        if (!(std::fabs(p) >= eft_safe) || !std::isfinite(p)) return std::nullopt;
+        pe = std::fma(x, z, -p);
+      }
+      double s, se, t, te;
+      two_sum(p, addend, s, se);
+      two_sum(s, -r, t, te);
+      const double sum = t + (te + (se + pe));
+      const double bound = std::fabs(t) + std::fabs(te) + std::fabs(se) + std::fabs(pe);
+      if (!std::isfinite(sum) || !std::isfinite(bound)) return std::nullopt;
+      if (bound == 0) break; // every term zero: exact
+      // The sum of four terms rounded three times is off by at most 3u * bound (u = 2^-53): a larger sum
+      // has the sign of the exact one. Otherwise (a bound too small to scale exactly, a near tie) switch.
+      if (!(bound >= eft_safe) || !(std::fabs(sum) > 0x1p-50 * bound)) return std::nullopt;
+      sign = sign_of(sum);
+      break;
+    }
+  }
+  if (!std::isfinite(r)) return std::nullopt; // overflow: OX from the mode-switching path
+  if (sign != 0 && !(std::fabs(r) >= eft_safe)) return std::nullopt;
+  return Nearest{r, sign};
+}
+
+/// The Rounded of an operation under round to nearest from its `Nearest`: as round_result computes it, with
+/// round-to-odd for single results derived from the error's sign (truncation is the nearest result, or the
+/// next double toward zero when that was rounded up).
+inline Rounded from_nearest(const Nearest& n, bool single) {
+  const bool rounded_up = n.error_sign != 0 && (n.error_sign > 0) != (n.value > 0);
+  if (single) {
+    if (n.error_sign == 0) return single_from_odd(n.value, false);
+    const uint64_t truncated = std::bit_cast<uint64_t>(n.value) - (rounded_up ? 1 : 0);
+    return single_from_odd(std::bit_cast<double>(truncated | 1), true);
+  }
+  Rounded r{};
+  r.value = n.value;
+  r.inexact = n.error_sign != 0;
+  r.rounded_up = rounded_up;
+  r.overflow = false;
+  // Inexact results are at least eft_safe, so tiny only for an exact denormal.
+  r.tiny = !r.inexact && n.value != 0 && std::fabs(n.value) < DBL_MIN;
+  return r;
+}
+
+/// A double rounded to single under the guest's mode (frsp, ps_rsqrte): under round to nearest the host's
+/// conversion is the one rounding, with no mode switch.
+inline Rounded round_to_single(uint32_t fpscr, double v, Path path = Path::fast) {
+  if (path == Path::fast && rounding_mode(fpscr) == Mode::nearest) return single_from_odd(v, false);
+  return round_result(fpscr, true, [=] { volatile double p = v; return p; });
 }
 
 /// The outcome of one operation: the result and what it raised, before the FPSCR sees it.
@@ -235,12 +389,10 @@ inline Result from_rounded(uint32_t fpscr, const Rounded& r, bool single) {
   return out;
 }
 
-enum class Arith : uint8_t { add, sub, mul, div, madd, msub };
-
 /// One add/sub/mul/div/madd/msub (madd: a * c + b) of double bit patterns, to double or single. NaN operands
 /// propagate in the order a, b, c (the first one, quieted); invalid operations give the default QNaN with
 /// their VX bit; x / 0 is a zero divide.
-inline Result arithmetic(uint32_t fpscr, Arith op, uint64_t a, uint64_t b, uint64_t c, bool single) {
+inline Result arithmetic(uint32_t fpscr, Arith op, uint64_t a, uint64_t b, uint64_t c, bool single, Path path = Path::fast) {
   Result out;
   const bool uses_b = op != Arith::mul, uses_c = op == Arith::mul || op == Arith::madd || op == Arith::msub;
   const bool nan_a = is_nan(a), nan_b = uses_b && is_nan(b), nan_c = uses_c && is_nan(c);
@@ -280,6 +432,8 @@ inline Result arithmetic(uint32_t fpscr, Arith op, uint64_t a, uint64_t b, uint6
     return out;
   }
   const double x = value(a), y = value(b), z = value(c);
+  if (path == Path::fast && rounding_mode(fpscr) == Mode::nearest)
+    if (const std::optional<Nearest> n = nearest_with_error(op, x, y, z)) return from_rounded(fpscr, from_nearest(*n, single), single);
   Rounded r;
   switch (op) {
     case Arith::add: r = round_result(fpscr, single, [=] { volatile double p = x, q = y; return p + q; }); break;
@@ -391,7 +545,7 @@ inline void commit_estimate(Cpu& c, uint32_t w, uint32_t pc, uint64_t x, const R
 /// fctiw/fctiwz: to a 32-bit integer in the low word, the high word 0xFFF80000 (0xFFF80001 for a negative
 /// operand that converts to 0), FPRF untouched (750CL behaviour from Dolphin's hardware tests). NaN and
 /// out-of-range operands are VXCVI and give 0x80000000 / 0x7FFFFFFF.
-inline void to_integer(Cpu& c, uint32_t w, uint32_t pc, int mode) {
+inline void to_integer(Cpu& c, uint32_t w, uint32_t pc, Mode mode) {
   const uint64_t x = c.fpr[field::b(w)].ps0;
   uint32_t exceptions = 0, result = 0;
   bool inexact = false, rounded_up = false;
@@ -400,10 +554,16 @@ inline void to_integer(Cpu& c, uint32_t w, uint32_t pc, int mode) {
     result = 0x80000000u;
   } else {
     const double v = value(x);
-    std::fesetround(mode);
-    volatile double source = v;
-    const double rounded = std::nearbyint(source);
-    std::fesetround(FE_TONEAREST);
+    double rounded;
+    if (mode == Mode::toward_zero) {
+      rounded = std::trunc(v);
+    } else if (mode == Mode::nearest) {
+      rounded = std::nearbyint(v); // the host's own mode
+    } else {
+      HostMode host(mode);
+      volatile double source = v;
+      rounded = std::nearbyint(source);
+    }
     if (rounded > 2147483647.0) {
       exceptions = vxcvi;
       result = 0x7FFFFFFFu;
@@ -517,17 +677,16 @@ KILN_PPC_OP(frsp) {
     r.value = fpu::single_nan(x | fpu::quiet_bit);
     r.exceptions = fpu::is_snan(x) ? fpu::vxsnan : 0;
   } else {
-    const double v = fpu::value(x);
-    r = fpu::from_rounded(c.fpscr, fpu::round_result(c.fpscr, true, [=] { volatile double p = v; return p; }), true);
+    r = fpu::from_rounded(c.fpscr, fpu::round_to_single(c.fpscr, fpu::value(x)), true);
   }
   const unsigned target = field::d(w);
   fpu::commit(c, w, pc, r, true, [&](uint64_t v) { fpu::write_single(c, target, v); });
 }
 KILN_PPC_OP(fctiw) {
-  if (fpu::available(c, pc)) fpu::to_integer(c, w, pc, fpu::host_rounding(c.fpscr));
+  if (fpu::available(c, pc)) fpu::to_integer(c, w, pc, fpu::rounding_mode(c.fpscr));
 }
 KILN_PPC_OP(fctiwz) {
-  if (fpu::available(c, pc)) fpu::to_integer(c, w, pc, FE_TOWARDZERO);
+  if (fpu::available(c, pc)) fpu::to_integer(c, w, pc, fpu::Mode::toward_zero);
 }
 /// fsel: frD = frA >= 0 ? frC : frB (a NaN selects frB, -0 counts as >= 0); no FPSCR change.
 KILN_PPC_OP(fsel) {

@@ -265,7 +265,7 @@ KILN_PPC_OP(ps_rsqrte) {
     fpu::Result r = fpu::reciprocal_estimate(x, true);
     if (!fpu::is_nan(r.value) && !fpu::is_inf(r.value)) {
       const double v = fpu::value(r.value);
-      r.value = fpu::bits(fpu::round_result(c.fpscr, true, [=] { volatile double p = v; return p; }).value);
+      r.value = fpu::bits(fpu::round_to_single(c.fpscr, v).value);
     }
     return r;
   };

@@ -6,8 +6,8 @@
 namespace kiln::recompiler {
 
 RecompileSummary PpcFrontEnd::recompile(const pipeline::Input& input, const RecompileOptions& options) const {
-  return recompile_into_project(input, options, [&](pipeline::ProjectFiles& files, RecompileSummary& summary) {
-    ppc::write_ppc_linux_project(input.bytes, input.path, source_root(), files, summary);
+  return recompile_into_project(input, options, "PowerPC", [&](pipeline::ProjectFiles& files, RecompileSummary& summary, const pipeline::TitleHints& hints) {
+    ppc::write_ppc_linux_project(input.bytes, input.path, source_root(), hints, files, summary);
   });
 }
 

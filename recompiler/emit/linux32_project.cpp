@@ -34,6 +34,18 @@ target_link_libraries(program PRIVATE kiln_guest_runtime)
 
 } // namespace
 
+void apply_code_patches(elf::Elf32Program& program, Endian order, const std::vector<pipeline::CodePatch>& patches) {
+  for (const pipeline::CodePatch& patch : patches) {
+    size_t i = 0;
+    while (i < program.segments.size() && !(program.segments[i].executable() && patch.address >= program.segments[i].address &&
+                                            patch.address + 4 <= program.segments[i].address + program.segments[i].file_size))
+      ++i;
+    if (i == program.segments.size() || (patch.address & 3))
+      throw Error(in_file(patch.where), fmt::format("patch address {:#x} is not inside an executable segment of {}", patch.address, program.name));
+    pipeline::apply_code_patch(program.data[i].data() + (patch.address - program.segments[i].address), order, program.name, patch);
+  }
+}
+
 Linux32Text linux32_text(const elf::Elf32Program& program) {
   // The text is the executable segment holding the entry point (static executables have one).
   size_t text_index = program.segments.size();

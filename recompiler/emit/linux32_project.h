@@ -10,6 +10,7 @@
 
 #include "recompiler/loaders/elf/elf32_program.h"
 #include "recompiler/pipeline/project_files.h"
+#include "recompiler/pipeline/title_hints.h"
 
 namespace kiln::emit {
 
@@ -27,6 +28,10 @@ struct Linux32Text {
   std::vector<Data> data;
 };
 Linux32Text linux32_text(const elf::Elf32Program& program);
+
+/// Writes the title's instruction patches (words in `order`) into the executable segments of `program`, so the
+/// embedded segments, the discovery image and the fallback interpreter all see the patched code.
+void apply_code_patches(elf::Elf32Program& program, Endian order, const std::vector<pipeline::CodePatch>& patches);
 
 struct Linux32Platform {
   const char* banner;               ///< opens every generated file

@@ -1,0 +1,46 @@
+#pragma once
+// What a title's configuration (kiln.toml and its patch sets, recompiler/config) tells the fixed-width front ends
+// (MIPS, PowerPC): function entries analysis cannot find, the targets of indirect jumps it cannot bound, functions
+// to leave to the fallback interpreter, and single-instruction patches. Each entry keeps where it was written, so
+// an entry that does not fit the program is an error naming its kiln.toml line.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/base/bits.h"
+
+namespace kiln::pipeline {
+
+struct CodePatch {
+  uint64_t address = 0;
+  uint32_t encoding = 0;
+  std::optional<uint32_t> original; ///< the word the patch expects to replace (checked)
+  std::string where;                ///< "games/x/kiln.toml:12" or the patch set's description
+};
+
+struct TitleHints {
+  struct Entry {
+    uint64_t address = 0;
+    std::string where;
+  };
+  struct Table {
+    uint64_t jump = 0;             ///< the indirect jump
+    std::vector<uint64_t> targets; ///< every case target, in index order
+    std::string where;
+  };
+  std::vector<Entry> functions; ///< [[functions]]: entries discovery adds to its starts
+  std::vector<Table> jump_tables;
+  std::vector<Entry> ignored;   ///< [[ignore]]: functions left out of the generated code (the fallback runs them)
+  std::vector<CodePatch> patches;
+};
+
+/// Writes each patch's encoding as a word in `order` into `code`, the program's code loaded at `base` (`name`
+/// names it in errors). A patch outside the code, or whose expected original word is not there, throws
+/// kiln::Error naming the patch's kiln.toml line.
+void apply_code_patches(std::vector<uint8_t>& code, uint64_t base, Endian order, const std::string& name,
+                        const std::vector<CodePatch>& patches);
+/// The same for one word at `at`, which `code_name` holds at `address`.
+void apply_code_patch(uint8_t* at, Endian order, const std::string& code_name, const CodePatch& patch);
+
+} // namespace kiln::pipeline

@@ -62,6 +62,10 @@ BpState::WriteResult BpState::masked(uint32_t address, uint32_t value) const {
 
 void BpState::commit(uint32_t address, uint32_t new_value) {
   registers.at(address) = new_value;
+  if (address >= bp::tev_register_low && address < bp::tev_register_low + 8) {
+    auto& bank = (new_value >> 23) & 1 ? tev_konst : tev_registers;
+    bank[address - bp::tev_register_low] = new_value;
+  }
   write_mask = address == bp::mask ? new_value : bp::value_mask;
 }
 

@@ -161,6 +161,9 @@ bool bp_has_side_effect(uint32_t address);
 struct BpState {
   std::array<uint32_t, bp::register_count> registers{};
   uint32_t write_mask = bp::value_mask; ///< the one-shot mask BP 0xFE sets for the next write
+  /// BP 0xE0-0xE7 address two banks: bit 23 of a write picks the konst colours instead of the TEV registers.
+  /// Index = address - 0xE0 (even: red/alpha, odd: blue/green) for register (PREV, C0-C2) or konst n / 2.
+  std::array<uint32_t, 8> tev_registers{}, tev_konst{};
   friend bool operator==(const BpState&, const BpState&) = default;
 
   uint32_t reg(uint32_t address) const { return registers[address]; }

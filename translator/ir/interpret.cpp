@@ -42,6 +42,7 @@ private:
       }
       case NodeKind::Loop:
         for (;;) {
+          count_step(); // an iteration counts, so a loop of no instructions still ends
           const Flow flow = run_block(*node.body);
           if (flow == Flow::return_) return flow;
           if (flow == Flow::continue_ && pending_label_ == node.label) continue;
@@ -62,10 +63,14 @@ private:
     return Flow::next;
   }
 
-  void run_inst(ValueId id) {
+  void count_step() {
     if (++steps_ > environment_.step_limit) {
-      throw Error(fmt::format("IR interpreter: more than {} instructions evaluated", environment_.step_limit));
+      throw Error(fmt::format("IR interpreter: more than {} steps evaluated", environment_.step_limit));
     }
+  }
+
+  void run_inst(ValueId id) {
+    count_step();
     const Inst& inst = function_.insts[id];
     auto arg = [&](int i) { return values_[inst.args[static_cast<size_t>(i)]]; };
     switch (inst.op) {

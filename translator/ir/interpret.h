@@ -15,7 +15,7 @@ struct InterpretEnvironment {
   std::function<uint32_t(uint32_t address)> attribute;
   /// LoadConstBank: the 32-bit word of bank `bank` at byte `offset`.
   std::function<uint32_t(uint32_t bank, uint32_t offset)> const_bank;
-  /// Instructions evaluated before the run is abandoned as runaway (a loop that never ends).
+  /// Instructions and loop iterations evaluated before the run is abandoned as runaway (a loop that never ends).
   uint64_t step_limit = 10'000'000;
 };
 

@@ -252,3 +252,16 @@ TEST_CASE("GX primitive types assemble their index lists", "[gx]") {
   CHECK(draws[0]->indices == Indices{0, 1, 2, 3, 4, 5});
   CHECK(draws[1]->topology == Topology::lines);
 }
+
+TEST_CASE("GX a primitive whose vertices have no position is reported and skipped whole", "[gx]") {
+  Gx gx;
+  GxStream s;
+  s.cp(0x50, vcd_lo(0, 0, 1)).cp(0x70, vat_a(false, 0, 0, 0, false, 5)).primitive(triangles, 0, 3);
+  for (int i = 0; i < 12; ++i) s.byte(0xAA); // three RGBA8 colours
+  s.bp(0x42, 1);
+  REQUIRE(gx.run(s) == s.bytes.size());
+  CHECK(gx.draws().empty());
+  CHECK(gx.processor.bp().reg(0x42) == 1);
+  REQUIRE(gx.processor.diagnostics().size() == 1);
+  CHECK(gx.processor.diagnostics()[0].message.find("no position") != std::string::npos);
+}

@@ -156,6 +156,15 @@ size_t CommandProcessor::run_primitive(std::span<const uint8_t> whole, size_t po
   }
   const size_t size = 3 + size_t{count} * stride;
   if (bytes.size() < size) return 0;
+  if (format.position == AttributeMode::none) {
+    // Every vertex the transform unit draws has a position; without one the command is skipped whole (a
+    // zero-size vertex would otherwise turn three bytes into 65535 vertices).
+    if (count > 0) {
+      report(offset, fmt::format("{} of {} vertices with VAT {}: the VCD has no position; not drawn",
+                                 primitive_name(primitive), count, vat), whole, position);
+    }
+    return size;
+  }
 
   const Topology topology = topology_of(primitive);
   if (batch_ && (batch_->topology != topology || batch_->vertex_format_index != vat || !(batch_->format == format)))
@@ -171,6 +180,7 @@ size_t CommandProcessor::run_primitive(std::span<const uint8_t> whole, size_t po
     batch_->bp = bp_;
   }
   const auto first = static_cast<uint32_t>(batch_->vertices.size());
+  batch_->vertices.reserve(batch_->vertices.size() + count);
   for (uint32_t i = 0; i < count; ++i) {
     batch_->vertices.push_back(load_vertex(format, cp_, ram_, &bytes[3 + size_t{i} * stride], error));
     if (!error.empty()) {

@@ -138,8 +138,8 @@ TitleConfig parse_title_config(std::string_view text, const std::filesystem::pat
   config.file = path;
   config.title = root.string("title");
   config.platform = root.optional_string("platform").value_or("linux-user");
-  if (config.platform != "linux-user" && config.platform != "psx")
-    throw error_at(file, root.line_of("platform"), fmt::format("platform \"{}\" is not supported (supported: linux-user, psx)", config.platform));
+  if (config.platform != "linux-user" && config.platform != "psx" && config.platform != "gamecube")
+    throw error_at(file, root.line_of("platform"), fmt::format("platform \"{}\" is not supported (supported: linux-user, psx, gamecube)", config.platform));
   for (const toml::table* table : root.tables("inputs")) {
     const TableFields t(*table, file, "[[inputs]] entry", {"name", "hash"});
     config.inputs.push_back({t.string("name"), check_hash_syntax(t, "hash"), {file, t.line(), ""}});

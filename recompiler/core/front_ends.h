@@ -31,7 +31,8 @@ public:
   RecompileSummary recompile(const pipeline::Input& input, const RecompileOptions& options) const override;
 };
 
-/// The Gekko / PowerPC 750CL: a static 32-bit big-endian PowerPC Linux ELF (linux-user-ppc).
+/// The Gekko / PowerPC 750CL: a static 32-bit big-endian PowerPC Linux ELF (linux-user-ppc), a DOL or a GameCube
+/// disc image (gamecube).
 class PpcFrontEnd final : public pipeline::FrontEnd {
 public:
   pipeline::Isa isa() const override { return pipeline::Isa::ppc; }

@@ -29,7 +29,12 @@ RecompileSummary recompile_into_project(
     const pipeline::Input& input, const RecompileOptions& options, const char* isa,
     const std::function<void(pipeline::ProjectFiles&, RecompileSummary&, const pipeline::TitleHints&)>& write) {
   const auto started = std::chrono::steady_clock::now();
-  const TitleSetup setup = prepare_title(options.input, options.config, options.find_config, options.patch_sets);
+  // A disc image is never read whole (it can be 1.4 GB), so it has no content hash for kiln.toml yet.
+  TitleSetup setup;
+  if (input.container != pipeline::Container::gamecube_disc)
+    setup = prepare_title(options.input, options.config, options.find_config, options.patch_sets);
+  else if (!options.config.empty() || !options.patch_sets.empty())
+    throw Error(in_file(options.input.string()), "kiln.toml and patch sets apply to a DOL, not yet to a disc image: give the title's DOL");
   const pipeline::TitleHints hints = fixed_width_hints(setup, isa);
   pipeline::ProjectFiles files(options.output);
   RecompileSummary summary;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "runtime/base/error.h"
 
 namespace kiln::pipeline {
@@ -14,13 +16,14 @@ void apply_code_patch(uint8_t* at, Endian order, const std::string& code_name, c
   store<uint32_t>(at, patch.encoding, order);
 }
 
-void apply_code_patches(std::vector<uint8_t>& code, uint64_t base, Endian order, const std::string& name,
-                        const std::vector<CodePatch>& patches) {
+void apply_code_patches(std::span<const CodeBytes> code, Endian order, const std::string& name, const std::vector<CodePatch>& patches) {
   for (const CodePatch& patch : patches) {
-    if (patch.address < base || patch.address + 4 > base + code.size() || (patch.address & 3))
-      throw Error(in_file(patch.where), fmt::format("patch address {:#x} is not an instruction of {}'s code [{:#x}, {:#x})", patch.address, name,
-                                                    base, base + code.size()));
-    apply_code_patch(code.data() + (patch.address - base), order, name, patch);
+    auto range = std::find_if(code.begin(), code.end(), [&](const CodeBytes& r) {
+      return patch.address >= r.address && patch.address + 4 <= r.address + r.bytes.size();
+    });
+    if (range == code.end() || (patch.address & 3))
+      throw Error(in_file(patch.where), fmt::format("patch address {:#x} is not an instruction of {}'s code", patch.address, name));
+    apply_code_patch(range->bytes.data() + (patch.address - range->address), order, name, patch);
   }
 }
 

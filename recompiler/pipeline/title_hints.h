@@ -5,6 +5,7 @@
 // an entry that does not fit the program is an error naming its kiln.toml line.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,11 +36,16 @@ struct TitleHints {
   std::vector<CodePatch> patches;
 };
 
-/// Writes each patch's encoding as a word in `order` into `code`, the program's code loaded at `base` (`name`
-/// names it in errors). A patch outside the code, or whose expected original word is not there, throws
+/// A loaded range of the program that instruction patches may land in.
+struct CodeBytes {
+  uint64_t address = 0;
+  std::span<uint8_t> bytes;
+};
+
+/// Writes each patch's encoding as a word in `order` into the range of `code` that holds it (`name` names the
+/// program in errors). A patch outside every range, or whose expected original word is not there, throws
 /// kiln::Error naming the patch's kiln.toml line.
-void apply_code_patches(std::vector<uint8_t>& code, uint64_t base, Endian order, const std::string& name,
-                        const std::vector<CodePatch>& patches);
+void apply_code_patches(std::span<const CodeBytes> code, Endian order, const std::string& name, const std::vector<CodePatch>& patches);
 /// The same for one word at `at`, which `code_name` holds at `address`.
 void apply_code_patch(uint8_t* at, Endian order, const std::string& code_name, const CodePatch& patch);
 

@@ -47,6 +47,8 @@ std::string starting_config(const std::string& header, const std::string& input_
 /// A MIPS or PowerPC executable (a PS-X EXE, a static 32-bit ELF): its platform and hash; `kiln recompile`
 /// prints what discovery finds in it.
 std::string fixed_width_config(const kiln::pipeline::Input& input, const std::string& title) {
+  if (input.container == kiln::pipeline::Container::gamecube_disc)
+    throw kiln::Error(kiln::in_file(input.path.string()), "a disc image takes no kiln.toml yet: give the title's DOL");
   const char* isa = input.isa == kiln::pipeline::Isa::mips ? "MIPS" : "PowerPC";
   std::string out = fmt::format("# kiln.toml for {0} ({1}): written by `kiln init`; docs/porting.md describes every field.\n"
                                 "title = \"{0}\"\nplatform = \"{2}\"\n\n[[inputs]]\nname = \"{3}\"\nhash = \"{4}\"\n\n",

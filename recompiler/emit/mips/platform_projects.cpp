@@ -62,7 +62,8 @@ target_link_options(program PRIVATE ${{KILN_PSX_HOST_LINK_OPTIONS}})
 void write_psx_project(const std::filesystem::path& input, const ProjectRoots& roots, const pipeline::TitleHints& hints,
                        pipeline::ProjectFiles& files, pipeline::RecompileSummary& summary) {
   psx::PsxExe exe = psx::load_psx_exe(input);
-  pipeline::apply_code_patches(exe.text, exe.text_address, Endian::little, exe.name, hints.patches);
+  const pipeline::CodeBytes code{exe.text_address, exe.text};
+  pipeline::apply_code_patches({&code, 1}, Endian::little, exe.name, hints.patches);
   const Decoder decoder(Variant::r3000);
   const ProgramImage image(exe.text, exe.text_address, exe.pc0, decoder, exe.name, {}, hints);
 

@@ -5,6 +5,7 @@
 #include "recompiler/config/toml_fields.h"
 #include "recompiler/core/recompile.h"
 #include "recompiler/isa/aarch64/semantics/semantics.h"
+#include "recompiler/loaders/dol/symbol_map.h"
 #include "recompiler/loaders/elf/elf_file.h"
 #include "recompiler/loaders/switch/pfs0.h"
 #include "recompiler/loaders/switch/switch_module.h"
@@ -64,6 +65,13 @@ pipeline::TitleHints fixed_width_hints(const TitleSetup& setup, const char* isa)
   for (const config::JumpTableHint& j : changes.jump_tables) hints.jump_tables.push_back({j.branch, j.targets, origin_text(j.origin)});
   for (const config::IgnoredFunction& i : changes.ignore) hints.ignored.push_back({i.address, origin_text(i.origin)});
   for (const config::InstructionPatch& p : changes.patches) hints.patches.push_back(code_patch(p));
+  if (setup.config)
+    for (const std::filesystem::path& map : setup.config->symbol_maps) {
+      const std::vector<uint8_t> text = read_file(map, kiln::input::text);
+      const gamecube::SymbolMap symbols = gamecube::read_symbol_map(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()), map.string());
+      for (const gamecube::MapSymbol& s : symbols.symbols)
+        if (s.is_function) hints.functions.push_back({s.address, fmt::format("{}:{}", map.string(), s.line), false});
+    }
   return hints;
 }
 

@@ -18,6 +18,7 @@ DiscoveredFunctions::DiscoveredFunctions(const CodeView& code, const TitleHints&
                                               code_.code_start(), code_.code_end()));
   };
   for (const TitleHints::Entry& f : hints.functions) {
+    if (!f.required && (!contains(f.address) || (f.address & 3))) continue; // a map's symbol in another module
     in_code(f.address, f.where, "function");
     starts_.insert(f.address);
   }

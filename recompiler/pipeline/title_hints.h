@@ -24,6 +24,7 @@ struct TitleHints {
   struct Entry {
     uint64_t address = 0;
     std::string where;
+    bool required = true; ///< an address outside the code is an error; else (a map file's symbol) it is passed over
   };
   struct Table {
     uint64_t jump = 0;             ///< the indirect jump

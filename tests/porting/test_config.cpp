@@ -90,7 +90,7 @@ TEST_CASE("config: a complete kiln.toml parses into every kind of change") {
 }
 
 TEST_CASE("config: unknown keys are named with their line, in every table") {
-  CHECK(config_error("colour = 1\n" + header) == at(1) + "unknown key 'colour' in kiln.toml (expected one of: title, platform, inputs, gpu, functions, jump_tables, ignore, stubs, patches, hooks, replacements, sources)");
+  CHECK(config_error("colour = 1\n" + header) == at(1) + "unknown key 'colour' in kiln.toml (expected one of: title, platform, inputs, symbol_maps, gpu, functions, jump_tables, ignore, stubs, patches, hooks, replacements, sources)");
   CHECK(config_error(header + "[[functions]]\naddress = 0x400000\nsise = 4\n").starts_with(at(7) + "unknown key 'sise' in [[functions]] entry"));
   CHECK(config_error(header + "[[jump_tables]]\nbranch = 0x400000\ntarget = [0x400010]\n").starts_with(at(7) + "unknown key 'target' in [[jump_tables]] entry"));
   CHECK(config_error(header + "[[ignore]]\naddr = 0x400000\n").starts_with(at(6) + "unknown key 'addr' in [[ignore]] entry"));

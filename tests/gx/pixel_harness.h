@@ -37,11 +37,15 @@ struct PixelResult {
   bool discarded = false;
 };
 
+/// `fragment_position` is FragCoord (x, y, z in 0..1, w), read at a[0x70..0x7c].
 inline PixelResult run_pixel(const GxShader& shader, const std::vector<uint32_t>& constants,
-                             const std::array<std::array<float, 4>, 2>& colors = {}) {
+                             const std::array<std::array<float, 4>, 2>& colors = {},
+                             const std::array<float, 4>& fragment_position = {0.5f, 0.5f, 0.5f, 1.0f}) {
   ir::InterpretEnvironment env;
   env.attribute = [&](uint32_t address) -> uint32_t {
-    const uint32_t n = (address - 0x80) / 16, c = (address / 4) % 4;
+    const uint32_t c = (address / 4) % 4;
+    if (address >= 0x70 && address < 0x80) return std::bit_cast<uint32_t>(fragment_position.at(c));
+    const uint32_t n = (address - 0x80) / 16;
     return std::bit_cast<uint32_t>(colors.at(n).at(c));
   };
   env.const_bank = [&](uint32_t bank, uint32_t offset) -> uint32_t {

@@ -18,6 +18,7 @@ uint32_t field(uint32_t value, unsigned lsb, unsigned width) { return extract_bi
 constexpr uint32_t color_texture = 8, color_texture_alpha = 9, color_ras = 10, color_ras_alpha = 11, color_konst = 14;
 constexpr uint32_t alpha_texture = 4, alpha_ras = 5, alpha_konst = 6;
 constexpr uint32_t bias_compare = 3, scale_divide2 = 3;
+constexpr uint32_t fragment_position = 0x70; // FragCoord x, y, z, w
 
 bool color_reads(uint32_t env, uint32_t input) {
   for (unsigned lsb : {12u, 8u, 4u, 0u}) if (field(env, lsb, 4) == input) return true;
@@ -73,6 +74,7 @@ public:
     for (uint32_t c = 0; c < 3; ++c) out[c] = b_.op(ir::Op::And, regs[last_color_dest][c], b_.u32(255));
     out[3] = b_.op(ir::Op::And, regs[last_alpha_dest][3], b_.u32(255));
     alpha_test(out[3]);
+    fog(out);
     for (uint32_t c = 0; c < 4; ++c) {
       const ir::ValueId as_float = b_.convert(ir::Op::SToF, ir::Type::F32, out[c]);
       const ir::ValueId unit = b_.op(ir::Op::FMul, as_float, b_.f32(1.0f / 255.0f));
@@ -234,6 +236,57 @@ private:
     b_.if_then(b_.op(ir::Op::LNot, pass), [&] { b_.emit(ir::Op::Demote, ir::Type::Void, {}); });
   }
 
+  /// Fog blends the colour towards the fog colour by a factor from the depth:
+  ///   perspective  ze = A * 2^24 / (B magnitude - (z24 >> B shift))   (ze = A / (B - z) with z in 0..1)
+  ///   orthographic ze = A * z24 / 2^24
+  ///   f = clamp(ze - C, 0, 1), shaped by the type: linear f, exp 1 - 2^(-8f), exp2 1 - 2^(-8f^2),
+  ///   backward exp 2^(-8(1 - f)), backward exp2 2^(-8(1 - f)^2)
+  ///   colour = (colour * (256 - F) + fog colour * F) >> 8 with F = trunc(f * 256) (0..256); alpha unchanged.
+  void fog(std::array<ir::ValueId, 4>& out) {
+    if (uid_.fog_type == 0) return;
+    if (uid_.fog_type == 1 || uid_.fog_type == 3) {
+      throw Error(fmt::format("fog (BP 0xF1): reserved fog type {}", uid_.fog_type));
+    }
+    if (uid_.fog_range) throw Error("fog (BP 0xE8): range adjustment is not translated yet");
+    auto constant_float = [&](uint32_t word) { return b_.convert(ir::Op::Bitcast, ir::Type::F32, constant_word(word)); };
+    const ir::ValueId depth = b_.convert(ir::Op::Bitcast, ir::Type::F32,
+                                         b_.emit(ir::Op::LoadAttribute, ir::Type::U32, {}, fragment_position + 8));
+    const ir::ValueId z24 = clamp(b_.convert(ir::Op::FToS, ir::Type::U32,
+                                             b_.op(ir::Op::FRoundEven, b_.op(ir::Op::FMul, depth, b_.f32(16777215.0f)))),
+                                  0, 16777215);
+    const ir::ValueId a = constant_float(pixel_constant_fog_a);
+    ir::ValueId ze;
+    if (uid_.fog_orthographic) {
+      ze = b_.op(ir::Op::FMul, a, b_.op(ir::Op::FMul, b_.convert(ir::Op::SToF, ir::Type::F32, z24), b_.f32(0x1p-24f)));
+    } else {
+      const ir::ValueId shifted = b_.op(ir::Op::LShr, z24, constant_word(pixel_constant_fog_b_shift));
+      const ir::ValueId denominator = sub(constant_word(pixel_constant_fog_b_magnitude), shifted);
+      const ir::ValueId reciprocal = b_.op(ir::Op::FRcp, b_.convert(ir::Op::SToF, ir::Type::F32, denominator));
+      ze = b_.op(ir::Op::FMul, b_.op(ir::Op::FMul, a, b_.f32(0x1p24f)), reciprocal);
+    }
+    ir::ValueId f = b_.op(ir::Op::FSaturate, b_.op(ir::Op::FSub, ze, constant_float(pixel_constant_fog_c)));
+    auto exp_minus8 = [&](ir::ValueId x) { return b_.op(ir::Op::FExp2, b_.op(ir::Op::FMul, x, b_.f32(-8.0f))); };
+    const ir::ValueId one = b_.f32(1.0f);
+    switch (uid_.fog_type) {
+    case 4: f = b_.op(ir::Op::FSub, one, exp_minus8(f)); break;
+    case 5: f = b_.op(ir::Op::FSub, one, exp_minus8(b_.op(ir::Op::FMul, f, f))); break;
+    case 6: f = exp_minus8(b_.op(ir::Op::FSub, one, f)); break;
+    case 7: {
+      const ir::ValueId back = b_.op(ir::Op::FSub, one, f);
+      f = exp_minus8(b_.op(ir::Op::FMul, back, back));
+      break;
+    }
+    default: break; // linear
+    }
+    const ir::ValueId weight = clamp(b_.convert(ir::Op::FToS, ir::Type::U32, b_.op(ir::Op::FMul, f, b_.f32(256.0f))), 0, 256);
+    const ir::ValueId keep = sub(i32(256), weight);
+    for (uint32_t c = 0; c < 3; ++c) {
+      const ir::ValueId mixed = add(b_.op(ir::Op::IMul, out[c], keep),
+                                    b_.op(ir::Op::IMul, constant_word(pixel_constant_fog_color + c), weight));
+      out[c] = b_.op(ir::Op::LShr, mixed, b_.u32(8));
+    }
+  }
+
   const PixelUid& uid_;
   ir::Function function_;
   ir::Builder b_;
@@ -242,7 +295,8 @@ private:
 } // namespace
 
 uint64_t PixelUid::hash() const {
-  std::vector<uint32_t> words{stages, alpha_compare0, alpha_compare1, alpha_logic};
+  std::vector<uint32_t> words{stages, alpha_compare0, alpha_compare1, alpha_logic, fog_type,
+                              fog_orthographic ? 1u : 0u, fog_range ? 1u : 0u};
   for (uint32_t i = 0; i < stages; ++i) {
     const TevStageUid& s = stage[i];
     words.insert(words.end(), {s.color_env, s.alpha_env, s.ras_channel, s.texture ? 1u : 0u, s.texture_map,
@@ -283,6 +337,12 @@ PixelUid pixel_uid(const BpState& bp) {
   uid.alpha_compare0 = static_cast<uint8_t>(field(compare, 16, 3));
   uid.alpha_compare1 = static_cast<uint8_t>(field(compare, 19, 3));
   uid.alpha_logic = static_cast<uint8_t>(field(compare, 22, 2));
+  const uint32_t fog_c = bp.reg(bp::fog_c);
+  uid.fog_type = static_cast<uint8_t>(field(fog_c, 21, 3));
+  if (uid.fog_type != 0) {
+    uid.fog_orthographic = field(fog_c, 20, 1) != 0;
+    uid.fog_range = field(bp.reg(bp::fog_range), 10, 1) != 0;
+  }
   return uid;
 }
 
@@ -302,8 +362,16 @@ std::vector<uint32_t> pixel_constants(const BpState& bp) {
   const uint32_t compare = bp.reg(bp::alpha_compare);
   words[pixel_constant_alpha_refs] = field(compare, 0, 8);
   words[pixel_constant_alpha_refs + 1] = field(compare, 8, 8);
+  words[pixel_constant_fog_a] = std::bit_cast<uint32_t>(fog_register_float(bp.reg(bp::fog_a)));
+  words[pixel_constant_fog_c] = std::bit_cast<uint32_t>(fog_register_float(bp.reg(bp::fog_c)));
+  words[pixel_constant_fog_b_magnitude] = bp.reg(bp::fog_b_magnitude) & bp::value_mask;
+  words[pixel_constant_fog_b_shift] = field(bp.reg(bp::fog_b_exponent), 0, 5);
+  const uint32_t color = bp.reg(bp::fog_color);
+  for (uint32_t c = 0; c < 3; ++c) words[pixel_constant_fog_color + c] = field(color, 16 - 8 * c, 8);
   return words;
 }
+
+float fog_register_float(uint32_t value) { return std::bit_cast<float>((value & 0xFFFFFu) << 12); }
 
 ir::Function build_pixel_program(const PixelUid& uid) { return PixelBuilder(uid).build(); }
 

@@ -284,6 +284,16 @@ private:
     to_drop_.insert(*origin);
   }
 
+  /// Of two ways into the block at `start` with different stacks, the guessed edge to drop: the only guessed one;
+  /// else a BRX edge straight into this block (its own path into the block disagrees with the BRX's stack); else
+  /// the edge into the later block start (a jump into the middle of a region the earlier one opens).
+  static Origin blamed_edge(size_t start, const Origin& first, const Origin& second) {
+    if (!first || !second) return first ? first : second;
+    if (second->second == start) return second;
+    if (first->second == start) return first;
+    return first->second > second->second ? first : second;
+  }
+
   /// The block that starts at instruction `start` with `stack`, queued for lowering when new.
   uint32_t block_for(size_t start, Stack stack, const Origin& origin) {
     // Reaching a reconvergence point (SSY/PBK target) consumes its entry, however the code got there.
@@ -297,9 +307,8 @@ private:
       if (stacks_.at(start) != stack) {
         context_.current = &program_.instructions[start];
         const Origin& first = origins_.at(start);
-        if (first) to_drop_.insert(*first);
-        if (origin) to_drop_.insert(*origin);
         if (!first && !origin) context_.fail("reached with two different SSY/PBK/PCNT stacks");
+        to_drop_.insert(*blamed_edge(start, first, origin));
       }
       return it->second;
     }
@@ -430,11 +439,18 @@ private:
       blocks_[lost].exit = ir::CfgBlock::Exit::Jump;
       blocks_[lost].target = exit_block_;
     }
-    const auto& targets = indirect_targets_.at(index);
+    const auto& all_targets = indirect_targets_.at(index);
     const auto edge_origin = [&](size_t target) -> Origin {
       if (origin || !guessed_.count({index, target})) return origin;
       return GuessedEdge{index, target};
     };
+    // A guessed target stays inside the innermost SSY/PBK region around the BRX (up to its reconvergence point):
+    // leaving a region without its SYNC/BRK would leave its entry on the stack, which compilers never do.
+    const size_t region_end = !stack.empty() && stack.back().kind != StackKind::pcnt ? stack.back().target : program_.instructions.size();
+    std::vector<size_t> targets;
+    for (const size_t target : all_targets) {
+      if (target <= region_end || !guessed_.count({index, target})) targets.push_back(target);
+    }
     // Tests from the last target back, each falling through to the one after it; the first test ends `cfg`.
     uint32_t otherwise = lost;
     for (size_t k = targets.size(); k-- > 0;) {

@@ -9,7 +9,9 @@
 #     sample-scene a second time for the Ampere classes with SM86 programs, whose frames must equal the Maxwell ones)
 #     as one program, check that each stops cleanly under qemu-aarch64 (no GPU there), recompile it and run
 #     each title on kiln's nvgpu devices, which write their PNG frames; print where they are,
-#  6. list the Vulkan device and render + read back a target (bring-up check).
+#  6. list the Vulkan device and render + read back a target (bring-up check),
+#  7. recompile and run games/sample-psx beside kiln's interpreter, and games/sample-gamecube (our own bare-metal
+#     Gekko program) from its disc image: its UART lines and GX command stream against values worked out by hand.
 # The GPU titles' frames come from the 2D, inline-to-memory, copy and 3D engines (a textured, depth-tested,
 # blended triangle scene, and a rotating cube textured by render to texture, drawn by kiln's Vulkan renderer;
 # docs/nvgpu.md and games/sample-scene/README.md say what is drawn).
@@ -122,6 +124,15 @@ for f in stdout.txt trace.txt state.txt vram.bin frame000.png frame001.png frame
     { echo "kiln sample: psx $f differs between the recompiled and the interpreted run" >&2; exit 1; }
 done
 echo "kiln sample: the recompiled PS1 sample agrees with the interpreter; frames in $out/psx/recompiled-run"
+
+echo "== kiln sample: games/sample-gamecube (DOL on a disc image) recompiled and run"
+# Paired singles, the FPU, a pad, decrementer and VI interrupts, sc, the gather pipe, the locked cache, ARAM and
+# DI, each printed through the EXI UART (docs/gamecube.md; tests/gamecube/platform/sample_expected.md).
+gamecube_out="$out/gamecube"
+"$root/games/sample-gamecube/build.sh" "$build/tools/gamecube-files/make_dol" "$build/tools/gamecube-files/make_gcm" "$gamecube_out"
+"$kiln" port --no-config "$gamecube_out/sample.iso" -o "$gamecube_out/port" -j "$(nproc)" > "$gamecube_out/port.log" ||
+  { cat "$gamecube_out/port.log"; exit 1; }
+"$root/tests/gamecube/platform/run_sample.sh" "$gamecube_out/port/build/program" "$root/tests/gamecube/platform" disc
 
 echo "kiln sample: done; outputs in $out"
 echo "kiln sample: frames of the GPU title games/sample-triangle (textured, depth-tested, blended triangles):"

@@ -133,18 +133,25 @@ TitleConfig load_title_config(const std::filesystem::path& path) {
 TitleConfig parse_title_config(std::string_view text, const std::filesystem::path& path) {
   const std::string file = path.string();
   const toml::table root_table = parse_toml_text(text, file);
-  const TableFields root(root_table, file, "kiln.toml", {"title", "platform", "inputs", "gpu", KILN_CONFIG_CHANGE_KEYS});
+  const TableFields root(root_table, file, "kiln.toml", {"title", "platform", "inputs", "symbol_maps", "gpu", KILN_CONFIG_CHANGE_KEYS});
   TitleConfig config;
   config.file = path;
   config.title = root.string("title");
   config.platform = root.optional_string("platform").value_or("linux-user");
-  if (config.platform != "linux-user") throw error_at(file, root.line_of("platform"), fmt::format("platform \"{}\" is not supported (supported: linux-user)", config.platform));
+  if (config.platform != "linux-user" && config.platform != "psx" && config.platform != "gamecube")
+    throw error_at(file, root.line_of("platform"), fmt::format("platform \"{}\" is not supported (supported: linux-user, psx, gamecube)", config.platform));
   for (const toml::table* table : root.tables("inputs")) {
     const TableFields t(*table, file, "[[inputs]] entry", {"name", "hash"});
     config.inputs.push_back({t.string("name"), check_hash_syntax(t, "hash"), {file, t.line(), ""}});
   }
   if (config.inputs.empty()) throw error_at(file, root.line(), "kiln.toml needs at least one [[inputs]] entry (name and hash of the executable; `kiln init` writes it)");
   config.changes = parse_changes(root, path.parent_path(), "");
+  for (const std::string& map : root.strings("symbol_maps")) {
+    const std::filesystem::path map_path = std::filesystem::absolute(path.parent_path() / map).lexically_normal();
+    if (!std::filesystem::is_regular_file(map_path))
+      throw error_at(file, root.line_of("symbol_maps"), fmt::format("symbol map '{}' does not exist ({})", map, map_path.string()));
+    config.symbol_maps.push_back(map_path);
+  }
   config.gpu = parse_gpu_settings(root);
   return config;
 }

@@ -113,6 +113,9 @@ struct TitleConfig {
   std::string platform = "linux-user";
   std::vector<InputExecutable> inputs;
   Changes changes;
+  /// Linker map files (CodeWarrior's or Dolphin's, `symbol_maps = [...]` relative to kiln.toml): their functions
+  /// become discovery entries of a GameCube (or other fixed-width) program.
+  std::vector<std::filesystem::path> symbol_maps;
   GpuSettings gpu;
 };
 

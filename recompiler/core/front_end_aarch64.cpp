@@ -12,6 +12,7 @@
 #include "recompiler/isa/aarch64/decoder.h"
 #include "recompiler/loaders/elf/elf_file.h"
 #include "recompiler/loaders/switch/exefs.h"
+#include "recompiler/loaders/switch/pfs0.h"
 #include "recompiler/loaders/switch/switch_module.h"
 #include "runtime/base/error.h"
 #include "runtime/base/file_writer.h"
@@ -23,7 +24,10 @@ RecompileSummary AArch64FrontEnd::recompile(const pipeline::Input& input, const 
   // A folder (or a PFS0: an NSP, a decrypted ExeFS section) is a Switch title's ExeFS: its `main` module (the
   // PFS0 file) names the title (hash, kiln.toml beside it).
   const bool exefs_folder = input.container == pipeline::Container::exefs_folder;
-  const TitleSetup setup = prepare_title(exefs_folder ? nx::exefs_title_input(options.input) : options.input, options.config, options.find_config, options.patch_sets);
+  TitleSetup setup = prepare_title(exefs_folder ? nx::exefs_title_input(options.input) : options.input, options.config, options.find_config, options.patch_sets);
+  // A Switch module (an NSO or NRO, an ExeFS's main, a PFS0) is patched in its loaded ELF view below; an ELF as read.
+  if (!nx::detect_format(setup.bytes) && !nx::is_pfs0(setup.bytes))
+    apply_instruction_patches(setup.bytes, options.input.string(), setup.changes.changes.patches);
   // Switch NSO/NRO (recognised by magic) and ExeFS folders are analysed and emitted through an ELF view of the
   // loaded (and, for a folder, linked and relocated) modules.
   const bool switch_module = exefs_folder || nx::detect_format(setup.bytes).has_value();

@@ -6,10 +6,10 @@
 namespace kiln::recompiler {
 
 RecompileSummary MipsFrontEnd::recompile(const pipeline::Input& input, const RecompileOptions& options) const {
-  return recompile_into_project(input, options, [&](pipeline::ProjectFiles& files, RecompileSummary& summary) {
+  return recompile_into_project(input, options, "MIPS", [&](pipeline::ProjectFiles& files, RecompileSummary& summary, const pipeline::TitleHints& hints) {
     const mips::ProjectRoots roots{source_root(), binary_root()};
-    if (input.container == pipeline::Container::psx_exe) mips::write_psx_project(input.path, roots, files, summary);
-    else mips::write_mipsel_linux_project(input.bytes, input.path, roots, files, summary);
+    if (input.container == pipeline::Container::psx_exe) mips::write_psx_project(input.path, roots, hints, files, summary);
+    else mips::write_mipsel_linux_project(input.bytes, input.path, roots, hints, files, summary);
   });
 }
 

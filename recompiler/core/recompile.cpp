@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "recompiler/core/front_ends.h"
+#include "recompiler/core/title_setup.h"
 #include "runtime/base/error.h"
 
 #ifndef KILN_RECOMPILER_SOURCE_ROOT
@@ -24,13 +25,23 @@ std::filesystem::path binary_root() {
   return KILN_RECOMPILER_BINARY_ROOT;
 }
 
-RecompileSummary recompile_into_project(const pipeline::Input& input, const RecompileOptions& options,
-                                        const std::function<void(pipeline::ProjectFiles&, RecompileSummary&)>& write) {
+RecompileSummary recompile_into_project(
+    const pipeline::Input& input, const RecompileOptions& options, const char* isa,
+    const std::function<void(pipeline::ProjectFiles&, RecompileSummary&, const pipeline::TitleHints&)>& write) {
   const auto started = std::chrono::steady_clock::now();
+  // A disc image is never read whole (it can be 1.4 GB), so it has no content hash for kiln.toml yet.
+  TitleSetup setup;
+  if (input.container != pipeline::Container::gamecube_disc)
+    setup = prepare_title(options.input, options.config, options.find_config, options.patch_sets);
+  else if (!options.config.empty() || !options.patch_sets.empty())
+    throw Error(in_file(options.input.string()), "kiln.toml and patch sets apply to a DOL, not yet to a disc image: give the title's DOL");
+  const pipeline::TitleHints hints = fixed_width_hints(setup, isa);
   pipeline::ProjectFiles files(options.output);
   RecompileSummary summary;
   summary.platform = input.platform;
-  write(files, summary);
+  if (setup.config) summary.config = setup.config->file;
+  summary.applied_patch_sets = setup.changes.applied;
+  write(files, summary, hints);
   summary.files_written = files.written();
   summary.files_unchanged = files.unchanged();
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

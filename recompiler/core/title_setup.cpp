@@ -5,6 +5,7 @@
 #include "recompiler/config/toml_fields.h"
 #include "recompiler/core/recompile.h"
 #include "recompiler/isa/aarch64/semantics/semantics.h"
+#include "recompiler/loaders/dol/symbol_map.h"
 #include "recompiler/loaders/elf/elf_file.h"
 #include "recompiler/loaders/switch/pfs0.h"
 #include "recompiler/loaders/switch/switch_module.h"
@@ -14,8 +15,15 @@
 namespace kiln::recompiler {
 namespace {
 
-Error config_error(const config::Origin& origin, const std::string& message) {
-  return Error(in_file(origin.patch_set.empty() ? fmt::format("{}:{}", origin.file, origin.line) : origin.describe()), message);
+/// Where an entry was written, as errors name it.
+std::string origin_text(const config::Origin& origin) {
+  return origin.patch_set.empty() ? fmt::format("{}:{}", origin.file, origin.line) : origin.describe();
+}
+
+Error config_error(const config::Origin& origin, const std::string& message) { return Error(in_file(origin_text(origin)), message); }
+
+pipeline::CodePatch code_patch(const config::InstructionPatch& patch) {
+  return pipeline::CodePatch{patch.address, patch.encoding, patch.original, origin_text(patch.origin)};
 }
 
 std::string toml_string(std::string_view text) {
@@ -38,11 +46,33 @@ void apply_instruction_patches(std::vector<uint8_t>& bytes, const std::string& n
     if (!segment || !segment->executable() || patch.address + 4 > segment->address + segment->file_size)
       throw config_error(patch.origin, fmt::format("patch address {:#x} is not inside an executable segment of {}", patch.address, name));
     const uint64_t offset = segment->file_offset + (patch.address - segment->address);
-    const uint32_t current = uint32_t(bytes[offset]) | uint32_t(bytes[offset + 1]) << 8 | uint32_t(bytes[offset + 2]) << 16 | uint32_t(bytes[offset + 3]) << 24;
-    if (patch.original && *patch.original != current)
-      throw config_error(patch.origin, fmt::format("patch at {:#x} expects instruction {:#010x}, but {} holds {:#010x} there", patch.address, *patch.original, name, current));
-    for (int b = 0; b < 4; ++b) bytes[offset + b] = static_cast<uint8_t>(patch.encoding >> (8 * b));
+    pipeline::apply_code_patch(bytes.data() + offset, Endian::little, name, code_patch(patch));
   }
+}
+
+pipeline::TitleHints fixed_width_hints(const TitleSetup& setup, const char* isa) {
+  const config::Changes& changes = setup.changes.changes;
+  auto unsupported = [&](const config::Origin& origin, const char* what) {
+    return config_error(origin, fmt::format("{} are not supported for {} programs yet (functions, jump_tables, ignore and patches are)", what, isa));
+  };
+  if (!changes.stubs.empty()) throw unsupported(changes.stubs.front().origin, "stubs");
+  if (!changes.hooks.empty()) throw unsupported(changes.hooks.front().origin, "hooks");
+  if (!changes.replacements.empty()) throw unsupported(changes.replacements.front().origin, "replacements");
+  if (!changes.sources.empty())
+    throw Error(in_file(changes.sources.front().string()), fmt::format("C++ sources (`sources`) are not supported for {} programs yet", isa));
+  pipeline::TitleHints hints;
+  for (const config::FunctionHint& f : changes.functions) hints.functions.push_back({f.address, origin_text(f.origin)});
+  for (const config::JumpTableHint& j : changes.jump_tables) hints.jump_tables.push_back({j.branch, j.targets, origin_text(j.origin)});
+  for (const config::IgnoredFunction& i : changes.ignore) hints.ignored.push_back({i.address, origin_text(i.origin)});
+  for (const config::InstructionPatch& p : changes.patches) hints.patches.push_back(code_patch(p));
+  if (setup.config)
+    for (const std::filesystem::path& map : setup.config->symbol_maps) {
+      const std::vector<uint8_t> text = read_file(map, kiln::input::text);
+      const gamecube::SymbolMap symbols = gamecube::read_symbol_map(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()), map.string());
+      for (const gamecube::MapSymbol& s : symbols.symbols)
+        if (s.is_function) hints.functions.push_back({s.address, fmt::format("{}:{}", map.string(), s.line), false});
+    }
+  return hints;
 }
 
 TitleSetup prepare_title(const std::filesystem::path& input, const std::filesystem::path& config_file, bool find_config,
@@ -61,10 +91,6 @@ TitleSetup prepare_title(const std::filesystem::path& input, const std::filesyst
   for (const std::string& name : patch_sets) sets.push_back(config::load_patch_set(config::find_patch_set(name, *setup.config, source_root() / "patches")));
   setup.changes = config::combine_changes_or_throw(*setup.config, sets);
   const config::Changes& changes = setup.changes.changes;
-  // A Switch module (an NSO or NRO, an ExeFS's main, a PFS0) is patched in its loaded ELF view by recompile().
-  const bool switch_input = nx::detect_format(setup.bytes).has_value() || nx::is_pfs0(setup.bytes);
-  if (!switch_input) apply_instruction_patches(setup.bytes, input.string(), changes.patches);
-
   for (const config::FunctionHint& f : changes.functions) setup.hints.functions.push_back({f.address, f.size.value_or(0), f.name});
   for (const config::JumpTableHint& j : changes.jump_tables)
     if (!setup.hints.jump_tables.emplace(j.branch, j.targets).second) throw config_error(j.origin, fmt::format("jump table at {:#x} is described twice", j.branch));

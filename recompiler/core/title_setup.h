@@ -11,6 +11,7 @@
 #include "recompiler/config/patch_sets.h"
 #include "recompiler/emit/cpp_emitter.h"
 #include "recompiler/loaders/switch/exefs.h"
+#include "recompiler/pipeline/title_hints.h"
 
 namespace kiln::recompiler {
 
@@ -23,10 +24,14 @@ struct TitleSetup {
 };
 
 /// Reads `input`, finds (when `config_file` is empty and `find_config` is set) or loads its kiln.toml, checks
-/// the input hash, applies `patch_sets` in order (any conflict is an error listing all of them) and the
-/// instruction patches. Errors name the file and line of the entry at fault.
+/// the input hash and applies `patch_sets` in order (any conflict is an error listing all of them); the front end
+/// applies the instruction patches where its ISA places them. Errors name the file and line of the entry at fault.
 TitleSetup prepare_title(const std::filesystem::path& input, const std::filesystem::path& config_file, bool find_config,
                          const std::vector<std::string>& patch_sets);
+
+/// The configuration as the fixed-width front ends (MIPS, PowerPC: `isa` in messages) take it. The kinds of entry
+/// they cannot honour yet (stubs, hooks, replacements, C++ sources) are errors naming their kiln.toml line.
+pipeline::TitleHints fixed_width_hints(const TitleSetup& setup, const char* isa);
 
 /// Writes the patches' encodings into `bytes`, an ELF image (each address inside an executable segment; with
 /// `original`, the word there must be that one). Errors name the kiln.toml line and `name`.

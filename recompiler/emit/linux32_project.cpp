@@ -7,9 +7,8 @@
 #include "runtime/base/error.h"
 
 namespace kiln::emit {
-namespace {
 
-std::string cmake_project(const Linux32Platform& platform, const std::filesystem::path& source_root) {
+std::string runtime_cmake_project(const Linux32Platform& platform, const std::filesystem::path& source_root) {
   std::string sources;
   for (const std::string& s : platform.runtime_sources) sources += fmt::format(" ${{runtime}}/{}", s);
   return cmake_project_preamble(platform.project, source_root) + fmt::format(R"cmake(find_package(fmt REQUIRED)
@@ -32,7 +31,23 @@ target_link_libraries(program PRIVATE kiln_guest_runtime)
 )cmake", sources);
 }
 
-} // namespace
+std::string embed_segments(const std::vector<std::span<const uint8_t>>& segments, std::string& table, pipeline::ProjectFiles& files) {
+  std::string assembly = ".section .rodata\n";
+  for (size_t i = 0; i < segments.size(); ++i) {
+    table += fmt::format("extern \"C\" const unsigned char kiln_segment_{0}[], kiln_segment_{0}_end[];\n", i);
+    assembly += fmt::format(".balign 16\n.global kiln_segment_{0}\n.global kiln_segment_{0}_end\nkiln_segment_{0}:\n"
+                            ".incbin \"segment_{0}.bin\"\nkiln_segment_{0}_end:\n", i);
+    files.write(fmt::format("segment_{}.bin", i), segments[i]);
+  }
+  return assembly;
+}
+
+void apply_code_patches(elf::Elf32Program& program, Endian order, const std::vector<pipeline::CodePatch>& patches) {
+  std::vector<pipeline::CodeBytes> code;
+  for (size_t i = 0; i < program.segments.size(); ++i)
+    if (program.segments[i].executable()) code.push_back({program.segments[i].address, program.data[i]});
+  pipeline::apply_code_patches(code, order, program.name, patches);
+}
 
 Linux32Text linux32_text(const elf::Elf32Program& program) {
   // The text is the executable segment holding the entry point (static executables have one).
@@ -62,13 +77,9 @@ Linux32Text linux32_text(const elf::Elf32Program& program) {
 void write_linux32_project(const elf::Elf32Program& program, const Linux32Platform& platform, std::string table,
                            const std::string& opcode_assembly, const std::string& fallback_expression,
                            const std::filesystem::path& source_root, pipeline::ProjectFiles& files) {
-  std::string assembly = ".section .rodata\n";
-  for (size_t i = 0; i < program.segments.size(); ++i) {
-    table += fmt::format("extern \"C\" const unsigned char kiln_segment_{0}[], kiln_segment_{0}_end[];\n", i);
-    assembly += fmt::format(".balign 16\n.global kiln_segment_{0}\n.global kiln_segment_{0}_end\nkiln_segment_{0}:\n"
-                            ".incbin \"segment_{0}.bin\"\nkiln_segment_{0}_end:\n", i);
-    files.write(fmt::format("segment_{}.bin", i), std::span<const uint8_t>(program.data[i]));
-  }
+  std::vector<std::span<const uint8_t>> segment_bytes;
+  for (const std::vector<uint8_t>& data : program.data) segment_bytes.emplace_back(data);
+  std::string assembly = embed_segments(segment_bytes, table, files);
   assembly += opcode_assembly + ".section .note.GNU-stack,\"\",@progbits\n";
   table += pipeline::opcode_table_declaration();
   table += "const kiln::linux_calls::LoadSegment32 segments[] = {\n";
@@ -84,11 +95,16 @@ void write_linux32_project(const elf::Elf32Program& program, const Linux32Platfo
                        program.program_header_size, fallback_expression);
   files.write("function_table.cpp", table);
   files.write("guest_image.S", assembly);
+  write_main_and_cmake(platform, source_root, files);
+}
+
+void write_main_and_cmake(const Linux32Platform& platform, const std::filesystem::path& source_root, pipeline::ProjectFiles& files) {
+  const std::string type = fmt::format("{}::RecompiledProgram", platform.platform_namespace);
   files.write("main.cpp", fmt::format("{}#include \"{}\"\n\nextern const {} {};\n\n"
                                       "int main(int argc, char** argv) {{ return {}::run_recompiled({}, argc, argv); }}\n",
                                       platform.banner, platform.recompiled_header, type, platform.program_variable,
                                       platform.platform_namespace, platform.program_variable));
-  files.write("CMakeLists.txt", cmake_project(platform, source_root));
+  files.write("CMakeLists.txt", runtime_cmake_project(platform, source_root));
 }
 
 } // namespace kiln::emit

@@ -5,11 +5,13 @@
 // RecompiledProgram, main.cpp and the CMake project compiling the platform's runtime sources.
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "recompiler/loaders/elf/elf32_program.h"
 #include "recompiler/pipeline/project_files.h"
+#include "recompiler/pipeline/title_hints.h"
 
 namespace kiln::emit {
 
@@ -28,6 +30,10 @@ struct Linux32Text {
 };
 Linux32Text linux32_text(const elf::Elf32Program& program);
 
+/// Writes the title's instruction patches (words in `order`) into the executable segments of `program`, so the
+/// embedded segments, the discovery image and the fallback interpreter all see the patched code.
+void apply_code_patches(elf::Elf32Program& program, Endian order, const std::vector<pipeline::CodePatch>& patches);
+
 struct Linux32Platform {
   const char* banner;               ///< opens every generated file
   const char* project;              ///< the CMake project's name
@@ -36,6 +42,15 @@ struct Linux32Platform {
   const char* program_variable;     ///< the RecompiledProgram object's name
   std::vector<std::string> runtime_sources; ///< under runtime/, compiled into the project's runtime library
 };
+
+/// The CMakeLists.txt of a generated 32-bit project: the platform's runtime sources as a library, the program
+/// from main.cpp, function_table.cpp, guest_image.S and the functions_*.cpp files (also the GameCube's project).
+std::string runtime_cmake_project(const Linux32Platform& platform, const std::filesystem::path& source_root);
+/// main.cpp (`platform_namespace::run_recompiled(program_variable, argc, argv)`) and runtime_cmake_project's file.
+void write_main_and_cmake(const Linux32Platform& platform, const std::filesystem::path& source_root, pipeline::ProjectFiles& files);
+/// Writes each of `segments` as segment_N.bin, appends their `kiln_segment_N[]`/`kiln_segment_N_end[]`
+/// declarations to `table` and returns the assembly (a .rodata section) that includes them.
+std::string embed_segments(const std::vector<std::span<const uint8_t>>& segments, std::string& table, pipeline::ProjectFiles& files);
 
 /// Writes function_table.cpp (`table`: write_function_files' text up to its entries; `fallback_expression` the
 /// platform's FallbackCode over kiln_guest_opcodes), guest_image.S (the segments, then `opcode_assembly`),

@@ -13,7 +13,7 @@
 namespace kiln::pipeline {
 
 enum class Isa { aarch64, mips, ppc };
-enum class Container { elf, psx_exe, switch_module, exefs_folder };
+enum class Container { elf, psx_exe, switch_module, exefs_folder, dol, gamecube_disc };
 
 struct Input {
   std::filesystem::path path;
@@ -23,7 +23,8 @@ struct Input {
   std::vector<uint8_t> bytes; ///< the file (empty for a folder)
 };
 
-/// What `options.input` is: a folder is a Switch ExeFS, a PS-X EXE (or --platform psx) the R3000A, a Switch NSO/NRO
+/// What `options.input` is: a folder is a Switch ExeFS, a PS-X EXE (or --platform psx) the R3000A, a GameCube disc
+/// image (its magic word) or DOL (a consistent header, or --platform gamecube) the Gekko, a Switch NSO/NRO
 /// AArch64, an ELF the machine its header names (EM_MIPS, EM_PPC; any other is read as AArch64). Throws kiln::Error naming the file for anything else.
 Input identify_input(const RecompileOptions& options);
 

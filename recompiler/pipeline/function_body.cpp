@@ -42,13 +42,13 @@ std::string FunctionBody::go_to(uint64_t target) const {
 }
 
 std::string FunctionBody::leave_for(uint64_t target) const {
-  if (found_.is_function_start(target))
+  if (found_.is_compiled(target))
     return fmt::format("{{ c.pc = {:#010x}u; {}(m); return; }}", target, host_function_name(target));
   return fmt::format("{{ c.pc = {:#010x}u; kiln_platform::call_guest(m, {:#010x}u); return; }}", target, target);
 }
 
 std::string FunctionBody::call(uint64_t target, uint64_t call_address, uint64_t return_address) const {
-  const std::string callee = found_.is_function_start(target) ? fmt::format("{}(m)", host_function_name(target))
+  const std::string callee = found_.is_compiled(target) ? fmt::format("{}(m)", host_function_name(target))
                                                                : fmt::format("kiln_platform::call_guest(m, {:#010x}u)", target);
   return fmt::format("c.pc = {:#010x}u; {}; {}", target, callee, check_return(call_address, return_address));
 }
@@ -71,17 +71,19 @@ std::string FunctionBody::fall_out(uint64_t next) const {
 std::string write_function_files(const DiscoveredFunctions& found, std::string_view banner, std::string_view includes,
                                  std::string_view platform, const std::function<size_t(const Function&, std::string&)>& write_one,
                                  size_t instructions_per_file, ProjectFiles& files, RecompileSummary& summary) {
-  summary.functions = found.functions().size();
+  const std::vector<Function> compiled = found.compiled_functions();
+  summary.functions = compiled.size();
+  summary.ignored_functions = found.functions().size() - compiled.size();
   summary.jump_tables = found.jump_tables().size();
   summary.unresolved_indirect_branches.assign(found.unresolved_jumps().begin(), found.unresolved_jumps().end());
   summary.constant_jumps = found.constant_jumps().size();
 
   std::string header = fmt::format("{}#pragma once\n{}\nnamespace kiln_platform = {};\n\n", banner, includes, platform);
-  for (const Function& f : found.functions()) header += fmt::format("void {}({}::Machine& m);\n", host_function_name(f.start), platform);
+  for (const Function& f : compiled) header += fmt::format("void {}({}::Machine& m);\n", host_function_name(f.start), platform);
   files.write("functions.h", header);
 
   FunctionSources sources(files, std::string(banner) + "#include \"functions.h\"\n\n", instructions_per_file);
-  for (const Function& f : found.functions()) {
+  for (const Function& f : compiled) {
     const size_t n = write_one(f, sources.body(f.start));
     summary.instructions += n;
     sources.added(f.start, n);
@@ -90,7 +92,7 @@ std::string write_function_files(const DiscoveredFunctions& found, std::string_v
   files.remove_stale_sources({"functions_"});
 
   std::string table = fmt::format("{}#include \"functions.h\"\n\nnamespace {{\nconst {}::FunctionEntry entries[] = {{\n", banner, platform);
-  for (const Function& f : found.functions()) table += fmt::format("  {{{:#010x}u, {}}},\n", f.start, host_function_name(f.start));
+  for (const Function& f : compiled) table += fmt::format("  {{{:#010x}u, {}}},\n", f.start, host_function_name(f.start));
   table += "};\n";
   return table;
 }

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "recompiler/pipeline/title_hints.h"
+
 namespace kiln::pipeline {
 
 /// How an instruction moves control.
@@ -40,7 +42,7 @@ struct Function {
 
 struct JumpTable {
   uint64_t jump_address = 0;  ///< the indirect jump
-  uint64_t table_address = 0; ///< first entry (0 when a porter gave the targets)
+  uint64_t table_address = 0; ///< first entry (0 when a porter gave the targets: no table words in the code)
   unsigned entry_size = 4;
   std::vector<uint64_t> targets; ///< one per index
 };
@@ -73,7 +75,9 @@ public:
 
 class DiscoveredFunctions {
 public:
-  explicit DiscoveredFunctions(const CodeView& code);
+  /// `hints` (a title's kiln.toml): entries added to the starts, jump targets that replace what the front end
+  /// finds, functions left out; an entry that does not fit the program throws kiln::Error naming its line.
+  explicit DiscoveredFunctions(const CodeView& code, const TitleHints& hints = {});
 
   const CodeView& code() const { return code_; }
   bool contains(uint64_t address) const { return address >= code_.code_start() && address < code_.code_end(); }
@@ -89,6 +93,10 @@ public:
   bool is_table_word(uint64_t address) const { return table_words_.count(address) != 0; }
   const Function* function_at(uint64_t address) const;
   bool is_function_start(uint64_t address) const { return starts_.count(address) != 0; }
+  /// A function start that is recompiled: not one the title's configuration leaves to the fallback interpreter.
+  bool is_compiled(uint64_t address) const { return is_function_start(address) && !ignored_.count(address); }
+  /// The functions that are recompiled, in address order.
+  std::vector<Function> compiled_functions() const;
 
 private:
   void discover();
@@ -96,6 +104,8 @@ private:
   void resolve_indirect_jumps();
 
   const CodeView& code_;
+  std::map<uint64_t, std::vector<uint64_t>> given_tables_; ///< a porter's jump targets, by jump address
+  std::set<uint64_t> ignored_;
   std::set<uint64_t> starts_;
   std::set<uint64_t> table_words_;
   std::vector<Function> functions_;

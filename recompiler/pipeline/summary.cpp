@@ -14,6 +14,7 @@ std::string describe(const RecompileSummary& s, const RecompileOptions& o) {
                                 s.unresolved_indirect_branches.size(), s.untranslated.size(), s.files_written, s.files_unchanged, s.seconds);
   out += fmt::format("  platform: {}\n", s.platform);
   if (!s.config.empty()) out += fmt::format("  config: {}\n", s.config.string());
+  if (s.ignored_functions) out += fmt::format("  ignored: {} functions run in the fallback interpreter\n", s.ignored_functions);
   for (const std::string& set : s.applied_patch_sets) out += fmt::format("  patch set applied: {}\n", set);
   if (s.has_fallback)
     out += fmt::format("  fallback interpreter: {} instructions (all but the entries of compiled functions) in {} steps; discovery report: {}\n",

@@ -28,7 +28,8 @@ struct UntranslatedInstruction {
 
 struct RecompileSummary {
   std::string platform;                        ///< what the input chose ("switch" for NSO/NRO, "psx" for a PS-X EXE), else the option's
-  size_t functions = 0;
+  size_t functions = 0;                        ///< recompiled functions
+  size_t ignored_functions = 0;                ///< left to the fallback interpreter by the title's [[ignore]] entries
   size_t instructions = 0;
   size_t jump_tables = 0;
   size_t constant_jumps = 0;                   ///< indirect jumps through a register set to a constant just before (PS1 BIOS call stubs)

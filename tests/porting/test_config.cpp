@@ -90,7 +90,7 @@ TEST_CASE("config: a complete kiln.toml parses into every kind of change") {
 }
 
 TEST_CASE("config: unknown keys are named with their line, in every table") {
-  CHECK(config_error("colour = 1\n" + header) == at(1) + "unknown key 'colour' in kiln.toml (expected one of: title, platform, inputs, gpu, functions, jump_tables, ignore, stubs, patches, hooks, replacements, sources)");
+  CHECK(config_error("colour = 1\n" + header) == at(1) + "unknown key 'colour' in kiln.toml (expected one of: title, platform, inputs, symbol_maps, gpu, functions, jump_tables, ignore, stubs, patches, hooks, replacements, sources)");
   CHECK(config_error(header + "[[functions]]\naddress = 0x400000\nsise = 4\n").starts_with(at(7) + "unknown key 'sise' in [[functions]] entry"));
   CHECK(config_error(header + "[[jump_tables]]\nbranch = 0x400000\ntarget = [0x400010]\n").starts_with(at(7) + "unknown key 'target' in [[jump_tables]] entry"));
   CHECK(config_error(header + "[[ignore]]\naddr = 0x400000\n").starts_with(at(6) + "unknown key 'addr' in [[ignore]] entry"));
@@ -106,7 +106,7 @@ TEST_CASE("config: wrong types, missing keys and bad values are named with their
   CHECK(config_error("platform = \"linux-user\"\n").starts_with(at(1) + "kiln.toml needs 'title'"));
   CHECK(config_error("title = \"t\"\n").starts_with(at(1) + "kiln.toml needs at least one [[inputs]] entry"));
   CHECK(config_error("title = \"t\"\n[[inputs]]\nname = \"a\"\nhash = \"sha1:00\"\n").starts_with(at(4) + "'hash' = \"sha1:00\" is not a content hash"));
-  CHECK(config_error("platform = \"switch\"\n" + header) == at(1) + "platform \"switch\" is not supported (supported: linux-user)");
+  CHECK(config_error("platform = \"switch\"\n" + header) == at(1) + "platform \"switch\" is not supported (supported: linux-user, psx, gamecube)");
   CHECK(config_error(header + "[[functions]]\naddress = \"0x400000\"\n") == at(6) + "'address' in [[functions]] entry must be an integer, not a string");
   CHECK(config_error(header + "[[functions]]\nname = \"f\"\n") == at(5) + "[[functions]] entry needs 'address'");
   CHECK(config_error(header + "[[functions]]\naddress = -4\n") == at(6) + "'address' in [[functions]] entry must not be negative");

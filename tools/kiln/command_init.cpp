@@ -10,6 +10,7 @@
 #include "recompiler/isa/aarch64/decoder.h"
 #include "recompiler/loaders/elf/elf_file.h"
 #include "recompiler/loaders/switch/exefs.h"
+#include "recompiler/pipeline/front_end.h"
 #include "runtime/base/error.h"
 #include "runtime/base/file_writer.h"
 #include "tools/kiln/command_registry.h"
@@ -43,8 +44,30 @@ std::string starting_config(const std::string& header, const std::string& input_
   return out;
 }
 
+/// A MIPS or PowerPC executable (a PS-X EXE, a static 32-bit ELF): its platform and hash; `kiln recompile`
+/// prints what discovery finds in it.
+std::string fixed_width_config(const kiln::pipeline::Input& input, const std::string& title) {
+  if (input.container == kiln::pipeline::Container::gamecube_disc)
+    throw kiln::Error(kiln::in_file(input.path.string()), "a disc image takes no kiln.toml yet: give the title's DOL");
+  const char* isa = input.isa == kiln::pipeline::Isa::mips ? "MIPS" : "PowerPC";
+  std::string out = fmt::format("# kiln.toml for {0} ({1}): written by `kiln init`; docs/porting.md describes every field.\n"
+                                "title = \"{0}\"\nplatform = \"{2}\"\n\n[[inputs]]\nname = \"{3}\"\nhash = \"{4}\"\n\n",
+                                title, isa, input.platform, input.path.filename().string(), kiln::config::content_hash(input.bytes));
+  out += "# `kiln recompile` prints what discovery finds (functions, jump tables, unresolved indirect branches).\n"
+         "# Entries to add as porting goes on (see docs/porting.md; for MIPS and PowerPC programs):\n"
+         "# [[functions]]     address                  entries discovery missed\n"
+         "# [[jump_tables]]   branch, targets           case targets of an indirect jump discovery could not read\n"
+         "# [[ignore]]        address                  functions left to the fallback interpreter\n"
+         "# [[patches]]       address, encoding, original\n";
+  return out;
+}
+
 std::string executable_config(const std::filesystem::path& executable, const std::string& title) {
-  const std::vector<uint8_t> bytes = kiln::read_file(executable, kiln::input::executable);
+  kiln::pipeline::RecompileOptions options;
+  options.input = executable;
+  const kiln::pipeline::Input input = kiln::pipeline::identify_input(options);
+  if (input.isa != kiln::pipeline::Isa::aarch64) return fixed_width_config(input, title);
+  const std::vector<uint8_t>& bytes = input.bytes;
   const kiln::elf::ElfFile elf(bytes, executable.string());
   const std::string header = fmt::format("# kiln.toml for {0}: written by `kiln init`; docs/porting.md describes every field.\n"
                                          "title = \"{0}\"\nplatform = \"linux-user\"\n\n", title);
@@ -72,7 +95,7 @@ void setup_init_command(CLI::App& root) {
   static std::string executable, output, title;
   static bool force = false;
   auto* init = root.add_subcommand("init", "write a starting kiln.toml for a guest executable (hash, platform, analysis findings)");
-  init->add_option("executable", executable, "guest executable (static AArch64 Linux ELF) or a Switch ExeFS (folder, or a PFS0 such as an NSP)")->required();
+  init->add_option("executable", executable, "guest executable (static AArch64, mipsel or ppc32 Linux ELF, PS-X EXE) or a Switch ExeFS (folder, or a PFS0 such as an NSP)")->required();
   init->add_option("-o,--output", output, "kiln.toml to write (default: kiln.toml in the current folder)");
   init->add_option("--title", title, "title name (default: the executable's file name without extension; an ExeFS folder: main.npdm's program id)");
   init->add_flag("--force", force, "overwrite an existing file");

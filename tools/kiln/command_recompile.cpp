@@ -55,9 +55,9 @@ void print_applied_patch_sets(const std::string& folder) {
 void setup_recompile_commands(CLI::App& root) {
   static Arguments args;
   auto* recompile = root.add_subcommand("recompile", "recompile a guest executable into a C++ project");
-  recompile->add_option("program", args.input, "guest executable (static AArch64 or mipsel Linux ELF, Switch NSO/NRO, PS-X EXE)")->required();
+  recompile->add_option("program", args.input, "guest executable (static AArch64, mipsel or ppc32 Linux ELF, Switch NSO/NRO, PS-X EXE, GameCube DOL or disc image)")->required();
   recompile->add_option("-o,--output", args.output, "output folder for the generated project")->required();
-  recompile->add_option("--platform", args.platform, "guest platform (linux-user, switch, psx; NSO/NRO and PS-X EXE choose their own)")->capture_default_str();
+  recompile->add_option("--platform", args.platform, "guest platform (linux-user, switch, psx, gamecube; NSO/NRO, PS-X EXE, DOL and disc images choose their own)")->capture_default_str();
   recompile->add_flag("--list-untranslated", args.list_untranslated, "list every instruction kiln cannot translate yet");
   add_config_options(recompile, args);
   recompile->callback([] { do_recompile(args); });
@@ -76,7 +76,7 @@ void setup_recompile_commands(CLI::App& root) {
   auto* port = root.add_subcommand("port", "recompile and build in one step");
   port->add_option("program", args.input, "guest executable")->required();
   port->add_option("-o,--output", args.output, "output folder")->required();
-  port->add_option("--platform", args.platform, "guest platform (linux-user, switch, psx; NSO/NRO and PS-X EXE choose their own)")->capture_default_str();
+  port->add_option("--platform", args.platform, "guest platform (linux-user, switch, psx, gamecube; NSO/NRO, PS-X EXE, DOL and disc images choose their own)")->capture_default_str();
   port->add_option("-j,--jobs", args.jobs, "parallel compile jobs");
   add_config_options(port, args);
   port->callback([] {

@@ -32,12 +32,12 @@ uint32_t static_target(const Instruction& i) {
 }
 
 ProgramImage::ProgramImage(std::vector<uint8_t> text, uint32_t base, uint32_t entry, const Decoder& decoder, std::string name,
-                           std::vector<DataSegment> data)
+                           std::vector<DataSegment> data, const pipeline::TitleHints& hints)
     : text_(std::move(text)), base_(base), entry_(entry), variant_(decoder.variant()), name_(std::move(name)), data_(std::move(data)) {
   if (!contains(entry)) throw Error(at_address(name_, entry), "the entry point is outside the text");
   for (uint32_t a = base_; a < end(); a += 4) instructions_.push_back(decoder.decode(word(a), a));
   find_global_pointer();
-  found_.emplace(*this);
+  found_.emplace(*this, hints);
 }
 
 uint32_t ProgramImage::word(uint32_t address) const {

@@ -27,9 +27,10 @@ struct DataSegment {
 class ProgramImage final : public pipeline::CodeView {
 public:
   /// `text` is loaded at `base`; decoding uses `decoder` (its variant), `name` names the file in errors.
-  /// `data`: other segments (an ELF's GOT and .data), whose words may hold code pointers.
+  /// `data`: other segments (an ELF's GOT and .data), whose words may hold code pointers. `hints`: the title's
+  /// kiln.toml entries for discovery.
   ProgramImage(std::vector<uint8_t> text, uint32_t base, uint32_t entry, const Decoder& decoder, std::string name,
-               std::vector<DataSegment> data = {});
+               std::vector<DataSegment> data = {}, const pipeline::TitleHints& hints = {});
 
   Variant variant() const { return variant_; }
   uint32_t base() const { return base_; }

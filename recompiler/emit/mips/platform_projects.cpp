@@ -59,11 +59,13 @@ target_link_options(program PRIVATE ${{KILN_PSX_HOST_LINK_OPTIONS}})
 
 } // namespace
 
-void write_psx_project(const std::filesystem::path& input, const ProjectRoots& roots, pipeline::ProjectFiles& files,
-                       pipeline::RecompileSummary& summary) {
-  const psx::PsxExe exe = psx::load_psx_exe(input);
+void write_psx_project(const std::filesystem::path& input, const ProjectRoots& roots, const pipeline::TitleHints& hints,
+                       pipeline::ProjectFiles& files, pipeline::RecompileSummary& summary) {
+  psx::PsxExe exe = psx::load_psx_exe(input);
+  const pipeline::CodeBytes code{exe.text_address, exe.text};
+  pipeline::apply_code_patches({&code, 1}, Endian::little, exe.name, hints.patches);
   const Decoder decoder(Variant::r3000);
-  const ProgramImage image(exe.text, exe.text_address, exe.pc0, decoder, exe.name);
+  const ProgramImage image(exe.text, exe.text_address, exe.pc0, decoder, exe.name, {}, hints);
 
   auto write = [&](const std::string& name, std::string_view text) { files.write(name, text); };
   std::string table = write_function_files(image, psx_banner, "kiln::psx", "runtime/platform/psx/recompiled.h", files, summary);
@@ -88,15 +90,16 @@ void write_psx_project(const std::filesystem::path& input, const ProjectRoots& r
 }
 
 void write_mipsel_linux_project(std::span<const uint8_t> bytes, const std::filesystem::path& input, const ProjectRoots& roots,
-                                pipeline::ProjectFiles& files, pipeline::RecompileSummary& summary) {
-  const elf::Elf32Program program = elf::parse_elf32_program(bytes, input.string(), elf::mipsel_machine);
+                                const pipeline::TitleHints& hints, pipeline::ProjectFiles& files, pipeline::RecompileSummary& summary) {
+  elf::Elf32Program program = elf::parse_elf32_program(bytes, input.string(), elf::mipsel_machine);
+  emit::apply_code_patches(program, elf::mipsel_machine.byte_order, hints.patches);
   emit::Linux32Text text = emit::linux32_text(program);
   const Decoder decoder(Variant::mips32r2);
   // Code pointers also live in the other segments: the GOT (glibc is abicalls code: `lw $t9, %call16(f)($gp);
   // jalr $t9`), function pointer tables in .data.
   std::vector<DataSegment> data;
   for (auto& d : text.data) data.push_back(DataSegment{d.address, std::move(d.bytes)});
-  const ProgramImage image(std::move(text.code), text.base, program.entry, decoder, program.name, std::move(data));
+  const ProgramImage image(std::move(text.code), text.base, program.entry, decoder, program.name, std::move(data), hints);
   const emit::Linux32Platform platform{
       mipsel_banner, "kiln_recompiled_mipsel", "kiln::mipsel", "runtime/platform/linux-user-mips/recompiled.h", "kiln_mipsel_program",
       {"base/error.cpp", "core/guest_log.cpp", "platform/linux-user-mips/recompiled.cpp", "platform/linux-user-mips/system_calls.cpp",

@@ -8,6 +8,7 @@
 
 #include "recompiler/pipeline/project_files.h"
 #include "recompiler/pipeline/summary.h"
+#include "recompiler/pipeline/title_hints.h"
 
 namespace kiln::mips {
 
@@ -16,9 +17,10 @@ struct ProjectRoots {
   std::filesystem::path binary_root; ///< kiln's build tree (the PS1 host shell, prebuilt: kiln_psx_host)
 };
 
-void write_psx_project(const std::filesystem::path& input, const ProjectRoots& roots, pipeline::ProjectFiles& files,
-                       pipeline::RecompileSummary& summary);
+/// `hints`: the title's kiln.toml (instruction patches are applied to the code before it is decoded).
+void write_psx_project(const std::filesystem::path& input, const ProjectRoots& roots, const pipeline::TitleHints& hints,
+                       pipeline::ProjectFiles& files, pipeline::RecompileSummary& summary);
 void write_mipsel_linux_project(std::span<const uint8_t> bytes, const std::filesystem::path& input, const ProjectRoots& roots,
-                                pipeline::ProjectFiles& files, pipeline::RecompileSummary& summary);
+                                const pipeline::TitleHints& hints, pipeline::ProjectFiles& files, pipeline::RecompileSummary& summary);
 
 } // namespace kiln::mips

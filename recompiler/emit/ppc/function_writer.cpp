@@ -24,8 +24,9 @@ const char* semantics_name(Opcode op) {
 
 class Writer {
 public:
-  Writer(const ProgramImage& image, const Function& f, std::string& out, std::vector<pipeline::UntranslatedInstruction>& untranslated)
-      : image_(image), f_(f), body_(image.found(), f), out_(out), untranslated_(untranslated) {}
+  Writer(const ProgramImage& image, const Function& f, std::string& out, std::vector<pipeline::UntranslatedInstruction>& untranslated,
+         const WriterOptions& options)
+      : image_(image), f_(f), body_(image.found(), f), out_(out), untranslated_(untranslated), options_(options) {}
 
   size_t write() {
     out_ += fmt::format("void {}(kiln_platform::Machine& m) {{\n  kiln::ppc::Cpu& c = m.cpu;\n  kiln_platform::Bus bus{{m}};\n",
@@ -49,6 +50,12 @@ private:
     return fmt::format(" if (c.exception_taken) [[unlikely]] kiln_platform::resume_after_exception(m, {:#010x}u);", a);
   }
 
+  static bool reaches_bus(const Instruction& i) {
+    const Effects e = i.effects();
+    constexpr uint16_t hooked = special_memory | special_msr | special_spr | special_timebase;
+    return ((e.special_read | e.special_write) & hooked) != 0;
+  }
+
   void untranslatable(uint32_t a, uint32_t word, const std::string& why) {
     untranslated_.push_back(pipeline::UntranslatedInstruction{a, word, why, pipeline::host_function_name(f_.start), !image_.instruction(a).decoded});
     out_ += fmt::format("  kiln_platform::untranslated(m, {:#010x}u, {:#010x}u, \"{}\");\n", a, word, emit::escape_string_literal(why));
@@ -58,6 +65,7 @@ private:
     const Instruction& i = image_.instruction(a);
     out_ += fmt::format("  // {:08x}: {}\n", a, i.text);
     if (!i.decoded) return untranslatable(a, i.word, i.text);
+    if (options_.pc_at_bus_access && reaches_bus(i)) out_ += fmt::format("  c.pc = {:#010x}u;\n", a);
     const pipeline::Transfer t = image_.transfer(a);
     const uint32_t next = a + 4;
     if (!t.is_transfer()) {
@@ -109,22 +117,23 @@ private:
   pipeline::FunctionBody body_;
   std::string& out_;
   std::vector<pipeline::UntranslatedInstruction>& untranslated_;
+  const WriterOptions& options_;
 };
 
 } // namespace
 
 size_t write_function(const ProgramImage& image, const Function& function, std::string& out,
-                      std::vector<pipeline::UntranslatedInstruction>& untranslated) {
-  return Writer(image, function, out, untranslated).write();
+                      std::vector<pipeline::UntranslatedInstruction>& untranslated, const WriterOptions& options) {
+  return Writer(image, function, out, untranslated, options).write();
 }
 
 std::string write_function_files(const ProgramImage& image, std::string_view banner, std::string_view platform,
                                  std::string_view recompiled_header, pipeline::ProjectFiles& files,
-                                 pipeline::RecompileSummary& summary) {
+                                 pipeline::RecompileSummary& summary, const WriterOptions& options) {
   const std::string includes = fmt::format("#include \"runtime/core/ppc/ops.h\"\n#include \"{}\"\n", recompiled_header);
   return pipeline::write_function_files(
       image.found(), banner, includes, platform,
-      [&](const Function& f, std::string& out) { return write_function(image, f, out, summary.untranslated); }, instructions_per_file,
+      [&](const Function& f, std::string& out) { return write_function(image, f, out, summary.untranslated, options); }, instructions_per_file,
       files, summary);
 }
 

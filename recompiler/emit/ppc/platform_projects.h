@@ -7,10 +7,12 @@
 
 #include "recompiler/pipeline/project_files.h"
 #include "recompiler/pipeline/summary.h"
+#include "recompiler/pipeline/title_hints.h"
 
 namespace kiln::ppc {
 
+/// `hints`: the title's kiln.toml (instruction patches are applied to the code before it is decoded).
 void write_ppc_linux_project(std::span<const uint8_t> bytes, const std::filesystem::path& input, const std::filesystem::path& source_root,
-                             pipeline::ProjectFiles& files, pipeline::RecompileSummary& summary);
+                             const pipeline::TitleHints& hints, pipeline::ProjectFiles& files, pipeline::RecompileSummary& summary);
 
 } // namespace kiln::ppc

@@ -23,12 +23,12 @@ bool is_blr(const Instruction& i) {
 } // namespace
 
 ProgramImage::ProgramImage(std::vector<uint8_t> text, uint32_t base, uint32_t entry, const Decoder& decoder, std::string name,
-                           std::vector<DataSegment> data, std::set<uint64_t> extra_starts)
+                           std::vector<DataSegment> data, std::set<uint64_t> extra_starts, const pipeline::TitleHints& hints)
     : text_(std::move(text)), base_(base), entry_(entry), name_(std::move(name)), data_(std::move(data)), extra_starts_(std::move(extra_starts)) {
   if (!contains(entry)) throw Error(at_address(name_, entry), "the entry point is outside the text");
   instructions_.reserve(text_.size() / 4);
   for (uint32_t a = base_; a < end(); a += 4) instructions_.push_back(decoder.decode(word(a), a));
-  found_.emplace(*this);
+  found_.emplace(*this, hints);
 }
 
 uint32_t ProgramImage::word(uint32_t address) const { return load<uint32_t>(&text_[address - base_], Endian::big); }

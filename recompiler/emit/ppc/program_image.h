@@ -29,8 +29,9 @@ class ProgramImage final : public pipeline::CodeView {
 public:
   /// `text` (big-endian words) is loaded at `base`; `name` names the file in errors; `data`: the other loaded
   /// bytes, whose words may hold code pointers and jump tables. `extra_starts`: function entries the caller knows.
+  /// `hints`: the title's kiln.toml entries for discovery.
   ProgramImage(std::vector<uint8_t> text, uint32_t base, uint32_t entry, const Decoder& decoder, std::string name,
-               std::vector<DataSegment> data = {}, std::set<uint64_t> extra_starts = {});
+               std::vector<DataSegment> data = {}, std::set<uint64_t> extra_starts = {}, const pipeline::TitleHints& hints = {});
 
   uint32_t base() const { return base_; }
   uint32_t end() const { return base_ + static_cast<uint32_t>(text_.size() & ~size_t{3}); }

@@ -8,8 +8,8 @@
   /* files */ X(read) X(write) X(readv) X(writev) X(pread64) X(pwrite64) X(openat) X(close) X(lseek) X(_llseek)    \
   X(fstat) X(newfstatat) X(fstat64) X(fstatat64) X(statx) X(unlinkat) X(unlink) X(mkdirat) X(faccessat) X(access) \
   X(getcwd) X(dup) X(dup3) X(fcntl) X(fcntl64) X(ioctl) X(readlinkat) X(readlink) X(getdents64) X(sendfile)       \
-  X(pipe2) X(linkat) X(renameat) X(statfs) X(ftruncate) X(chdir) X(fchmod) X(fsync) X(pselect6) X(ppoll)          \
-  X(eventfd2) X(epoll_create1) X(memfd_create) X(umask)                                                            \
+  X(pipe2) X(linkat) X(renameat) X(statfs) X(ftruncate) X(ftruncate64) X(chdir) X(fchmod) X(fsync) X(pselect6)     \
+  X(ppoll) X(eventfd2) X(epoll_create1) X(memfd_create) X(umask)                                                   \
   /* memory */ X(brk) X(mmap) X(mmap2) X(munmap) X(mremap) X(mprotect) X(madvise)                                 \
   /* process */ X(exit) X(exit_group) X(uname) X(getrandom) X(set_tid_address) X(set_robust_list) X(rseq)        \
   X(set_thread_area) X(prctl) X(clone) X(clone3) X(execve) X(wait4) X(waitid) X(getpid) X(getppid) X(gettid)      \

@@ -36,6 +36,14 @@ constexpr uint64_t mremap_maymove = 1;
 uint64_t page_round(uint64_t size) { return (size + page_size - 1) & ~(page_size - 1); }
 int64_t result(int64_t value) { return value < 0 ? -errno : value; }
 
+/// A 64-bit argument that an ILP32 ABI passes in the two registers a[first] and a[first + 1] (o32 and the ppc32
+/// ABI both start such a pair at an even argument index, leaving a register unused before it), in the ABI's byte
+/// order: the high word comes first on a big-endian machine, the low word first on a little-endian one.
+uint64_t register_pair(const Abi& abi, const uint64_t a[6], unsigned first) {
+  const uint64_t w0 = a[first] & 0xFFFFFFFFu, w1 = a[first + 1] & 0xFFFFFFFFu;
+  return abi.byte_order == Endian::big ? w0 << 32 | w1 : w1 << 32 | w0;
+}
+
 /// Guest memory in the ABI's byte order and `long` width.
 class Guest {
 public:
@@ -327,12 +335,15 @@ int64_t system_call(const Abi& abi, Process& process, uint32_t number, const uin
     }
     case Call::readv: return vector_io(abi, g, true, a);
     case Call::writev: return vector_io(abi, g, false, a);
-    case Call::pread64: case Call::pwrite64: {
-      if (abi.long_bytes != 8) break; // 32-bit ABIs pass the offset in a register pair: not answered yet
+    case Call::pread64: case Call::pwrite64: { // (fd, buffer, count, offset): on ILP32 the offset is the pair a[4], a[5]
       uint8_t* at = g.bytes(a[1], a[2]);
-      if (!at) return -EFAULT;
-      return result(call == Call::pread64 ? ::pread(fd, at, a[2], static_cast<off_t>(a[3])) : ::pwrite(fd, at, a[2], static_cast<off_t>(a[3])));
+      if (!at && a[2]) return -EFAULT;
+      const auto offset = static_cast<off_t>(abi.long_bytes == 8 ? a[3] : register_pair(abi, a, 4));
+      return result(call == Call::pread64 ? ::pread(fd, at, a[2], offset) : ::pwrite(fd, at, a[2], offset));
     }
+    case Call::ftruncate: // a long length
+      return result(::ftruncate(fd, static_cast<off_t>(abi.long_bytes == 8 ? a[1] : static_cast<int32_t>(a[1]))));
+    case Call::ftruncate64: return result(::ftruncate(fd, static_cast<off_t>(register_pair(abi, a, 2))));
     case Call::openat: {
       const char* path = g.string(a[1]);
       if (!path) return -EFAULT;

@@ -40,17 +40,22 @@ function(kiln_library name)
   set_property(GLOBAL APPEND PROPERTY KILN_LIBRARIES kiln::${name})
 endfunction()
 
-# kiln_test(<name> SOURCES ... DEPS ... [LABELS ...]) -> Catch2 executable, each test case a CTest test.
-# Label "unit" marks suites that CI also runs under ASan+UBSan.
+# kiln_test(<name> SOURCES ... DEPS ... [LABELS ...] [TIMEOUT seconds]) -> Catch2 executable, each test case a
+# CTest test. Label "unit" marks suites that CI also runs under ASan+UBSan. TIMEOUT: for suites whose cases draw
+# many images on lavapipe, longer than the default `ctest --timeout` a loaded machine would allow.
 function(kiln_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
+  set(timeout)
+  if(ARG_TIMEOUT)
+    set(timeout TIMEOUT ${ARG_TIMEOUT})
+  endif()
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} Catch2::Catch2WithMain kiln_warnings)
   target_compile_definitions(${name} PRIVATE
     KILN_SOURCE_DIR="${PROJECT_SOURCE_DIR}" KILN_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")
   # A CTest entry whose name fails to select its Catch test must fail, never pass having run nothing
   # (CMake's list syntax mangles test names holding ';' or '[': keep those characters out of names).
-  catch_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${ARG_LABELS}"
+  catch_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${ARG_LABELS}" ${timeout}
     FAIL_REGULAR_EXPRESSION "No tests ran|No test cases matched")
   if("unit" IN_LIST ARG_LABELS)
     set_property(GLOBAL APPEND PROPERTY KILN_UNIT_TESTS ${name})

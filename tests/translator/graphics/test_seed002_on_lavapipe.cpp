@@ -1,6 +1,7 @@
-// Seed 002 behaviours that need a real pipeline, pinned with hand-assembled Maxwell fragment programs drawn on
-// lavapipe behind the corpus vertex program (validation on, zero messages). The CPU-side behaviours (FMNMX/.SAT
-// with NaN, FMZ, BFE/BFI past bit 31, SHF by 0) are pinned in tests/translator/sm5x_lower.
+// Seed 002 behaviours (and BRX without a jump table) that need a real pipeline, pinned with hand-assembled Maxwell
+// fragment programs drawn on lavapipe behind the corpus vertex program (validation on, zero messages). The
+// CPU-side behaviours (FMNMX/.SAT with NaN, FMZ, BFE/BFI past bit 31, SHF by 0) are pinned in
+// tests/translator/sm5x_lower.
 //
 // Every expected value is derived by hand from the program text and the quad layout (lane bit 0 = x & 1,
 // bit 1 = y & 1; the window coordinate of pixel (x, y) is x + 0.5).
@@ -212,4 +213,44 @@ TEST_CASE("a vertex output the header declares but the code never writes reads (
   CHECK(test::count_wrong_rgb(images.at(0).targets.at(0), [](uint32_t, uint32_t) { return std::array<float, 3>{0.0f, 0.0f, 1.0f}; }) == 0);
   for (const std::string& message : context.validation_log().messages()) UNSCOPED_INFO(message);
   CHECK(context.validation_log().count() == 0);
+}
+
+TEST_CASE("BRX without a jump table reaches every block start and discards a fragment whose target starts none", "[gpu][graphics][brx]") {
+  if (!fs::exists(test::maxwell_corpus())) FAIL("corpus folder missing: " << test::maxwell_corpus());
+  // Issue 19 point 3. The target comes from the quad lane (bit 0 = x & 1, bit 1 = y & 1), not from a table:
+  //   0x08 S2R R3, SR_LANEID ; 0x10 LOP.AND R3, R3, 0x3 ; 0x18 SHL R4, R3, 0x5
+  //   0x28 MOV32I R2, 0x3f000000 (0.5) ; 0x30 NOP ; 0x38 BRX R4, 0x8        -> lane * 32 + 0x40 + 8
+  //   0x48 MOV32I R0, 1 ; 0x50 MOV32I R1, 1 ; 0x58 EXIT      lane 0: (1, 1, 0.5)
+  //   0x68 MOV32I R0, 2 ; 0x70 MOV32I R1, 2 ; 0x78 NOP       lane 1: (2, 5, 0.5), falling through
+  //   0x88 MOV32I R1, 5 ; 0x90 NOP ; 0x98 EXIT               lane 2: 0x88 is inside a block: discarded
+  //   0xa8 MOV32I R0, 4 ; 0xb0 MOV32I R1, 4 ; 0xb8 EXIT      lane 3: (4, 4, 0.5)
+  const auto s2r = row(0xf0c8, [](auto& in) { in.operands.at(0).index = 3; in.operands.at(1).index = 0; });
+  const auto lop = row(0x3840, [](auto& in) { in.operands.at(0).index = 7; in.operands.at(1).index = 3; in.operands.at(2).index = 3; in.operands.at(3).value = 3; });
+  const auto shl = row(0x3848, [](auto& in) { in.operands.at(0).index = 4; in.operands.at(1).index = 3; in.operands.at(2).value = 5; });
+  const auto brx = row(0xe250, [](auto& in) {
+    in.operands.at(0).index = 4;
+    in.operands.at(1).value = 8;
+    in.modifiers.at(1) = 15; // condition code T
+  });
+  const auto nop = make(0x50b0000000070f00);
+  const auto exit = make(kExit);
+  const auto one = [](float v) { return std::bit_cast<uint32_t>(v); };
+  const std::vector<sm5x::Instruction> code = {
+      s2r, lop, shl, mov32i(2, one(0.5f)), nop, brx,
+      mov32i(0, one(1.0f)), mov32i(1, one(1.0f)), exit,
+      mov32i(0, one(2.0f)), mov32i(1, one(2.0f)), nop,
+      mov32i(1, one(5.0f)), nop, exit,
+      mov32i(0, one(4.0f)), mov32i(1, one(4.0f)), exit,
+  };
+  const std::string expected_text[] = {"S2R R3, SR_LANEID", "LOP.AND R3, R3, 0x3", "SHL R4, R3, 0x5", "MOV32I R2, 0x3f000000", "NOP", "BRX R4, 0x8"};
+  for (size_t i = 0; i < std::size(expected_text); ++i) CHECK(sm5x::disassemble(code[i]) == expected_text[i]);
+  const auto texels = draw(fragment_program(code));
+  CHECK(test::count_wrong_rgb(texels, [](uint32_t x, uint32_t y) {
+          switch ((x & 1) | (y & 1) << 1) {
+          case 0: return std::array<float, 3>{1.0f, 1.0f, 0.5f};
+          case 1: return std::array<float, 3>{2.0f, 5.0f, 0.5f};
+          case 3: return std::array<float, 3>{4.0f, 4.0f, 0.5f};
+          default: return std::array<float, 3>{test::kClearValue, test::kClearValue, test::kClearValue};
+          }
+        }) == 0);
 }

@@ -1,7 +1,9 @@
 // The SM5x lowering's control flow: reachable blocks, the SSY/PBK/PCNT stacks resolved statically, EXIT, and the
 // structurizer; registers and operands (LowerContext).
+#include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -102,23 +104,36 @@ bool is_control(Opcode opcode) {
   }
 }
 
+/// A BRX edge to a block start that the branch may take without the constant bank saying so: (BRX index,
+/// candidate instruction index). Such an edge is dropped again when the block cannot be entered with the BRX's
+/// SSY/PBK/PCNT stack (see CfgBuilder::block_for).
+using GuessedEdge = std::pair<size_t, size_t>;
+
+/// Thrown by a lowering attempt that found guessed BRX edges the structured form cannot take; lower_graphics
+/// retries without them.
+struct DropGuessedEdges {
+  std::set<GuessedEdge> edges;
+};
+
 class CfgBuilder {
 public:
-  CfgBuilder(ir::Function& function, const Program& program, const LowerOptions& options)
-      : function_(function), program_(program), context_(function, program, options) {
+  CfgBuilder(ir::Function& function, const Program& program, const LowerOptions& options, const std::set<GuessedEdge>& dropped)
+      : function_(function), program_(program), context_(function, program, options), dropped_(dropped) {
     for (size_t i = 0; i < program.instructions.size(); ++i) index_of_[program.instructions[i].address] = i;
   }
 
   void run() {
     if (program_.instructions.empty()) throw Error(fmt::format("{}: no instructions", program_.name));
     find_leaders();
-    block_for(0, {}); // block 0 is the structurizer's entry
+    find_indirect_targets();
+    block_for(0, {}, std::nullopt); // block 0 is the structurizer's entry
     exit_block_ = new_block(SIZE_MAX);
     while (!pending_.empty()) {
-      auto [start, stack] = pending_.back();
+      const size_t start = pending_.back();
       pending_.pop_back();
-      lower_block(start, stack);
+      lower_block(start);
     }
+    if (!to_drop_.empty()) throw DropGuessedEdges{std::move(to_drop_)};
     // The shared exit: the fragment outputs leave their registers.
     context_.current = nullptr;
     ir::Block body;
@@ -130,6 +145,8 @@ public:
   }
 
 private:
+  using Origin = std::optional<GuessedEdge>; ///< the guessed BRX edge a block was first reached through, if any
+
   size_t target_index(const Instruction& instruction, const Operand& operand) {
     uint64_t address = static_cast<uint64_t>(operand.value);
     if (address % 32 == 0) address += 8; // a control word: the instruction after it
@@ -141,6 +158,8 @@ private:
     return it->second;
   }
 
+  /// Block starts of the direct control flow (branch and stack targets, the instruction after each control
+  /// instruction) and the targets a known BRX jump table names.
   void find_leaders() {
     leader_.assign(program_.instructions.size() + 1, false);
     leader_[0] = true;
@@ -150,30 +169,80 @@ private:
         if (operand.kind == OperandKind::branch_target) leader_[target_index(instruction, operand)] = true;
       }
       if (instruction.opcode == Opcode::brx) {
-        jump_tables_[i] = jump_table(i);
-        for (const auto& [entry, target] : jump_tables_[i]) leader_[target] = true;
+        table_targets_[i] = jump_table(i);
+        for (const size_t target : table_targets_[i]) leader_[target] = true;
       }
       if (is_control(instruction.opcode)) leader_[i + 1] = true;
     }
   }
 
-  /// BRX Rt, imm jumps to Rt + (its address + 8) + imm, with Rt loaded by LDC from a table in a constant bank
-  /// (c[bank][Ri + offset]). The table's words, read through the constant-bank accessor from `offset` on while
-  /// they name instructions (at most index-clamp + 1 of them when an IMNMX.U32 clamps the index, as compilers
-  /// emit for a switch), are the branch's possible targets: (entry, instruction index) pairs.
-  std::vector<std::pair<uint32_t, size_t>> jump_table(size_t brx_index) {
-    const Instruction& brx = program_.instructions[brx_index];
-    context_.current = &brx;
-    if (!context_.options.constant_bank_word) {
-      context_.fail("indirect branch: its jump table (constant bank data) is not known to the translator");
+  /// Every BRX's possible targets, in the order the dispatch tests them: the known table's targets first, then
+  /// every other block start after the BRX that the structured form can enter from it: one from which an EXIT
+  /// can be reached (not the trailing `BRA` to itself), and not inside a loop (an address range closed by a
+  /// backward BRA or CONT) that does not hold the BRX as well (a second loop entry is irreducible).
+  void find_indirect_targets() {
+    const size_t count = program_.instructions.size();
+    // reaches_exit[i]: an EXIT is reachable from instruction i through direct control flow; SYNC/BRK/CONT and
+    // BRX count as reaching it (their targets depend on the stack or on data).
+    std::vector<bool> reaches_exit(count + 1, false);
+    std::vector<std::pair<size_t, size_t>> loops; // [header, last instruction of the back edge]
+    size_t loop_header = SIZE_MAX;                 // the latest PCNT's target
+    for (size_t i = 0; i < count; ++i) {
+      const Instruction& instruction = program_.instructions[i];
+      if (instruction.opcode == Opcode::pcnt) loop_header = target_index(instruction, instruction.operands.at(0));
+      if (instruction.opcode == Opcode::cont && loop_header != SIZE_MAX && loop_header <= i) loops.emplace_back(loop_header, i);
+      if (instruction.opcode == Opcode::bra) {
+        const size_t target = target_index(instruction, instruction.operands.at(0));
+        if (target <= i) loops.emplace_back(target, i);
+      }
     }
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t i = count; i-- > 0;) {
+        const Instruction& instruction = program_.instructions[i];
+        const bool unconditional = instruction.guard == kPT && !instruction.guard_negated;
+        bool reaches = false;
+        switch (instruction.opcode) {
+        case Opcode::exit: case Opcode::sync: case Opcode::brk: case Opcode::cont: case Opcode::brx: reaches = true; break;
+        case Opcode::bra: reaches = reaches_exit[target_index(instruction, instruction.operands.at(0))] || (!unconditional && reaches_exit[i + 1]); break;
+        default: reaches = reaches_exit[i + 1]; break;
+        }
+        if (reaches && !reaches_exit[i]) reaches_exit[i] = changed = true;
+      }
+    }
+    for (const auto& [brx, table] : table_targets_) {
+      std::vector<size_t>& targets = indirect_targets_[brx];
+      std::set<size_t> listed;
+      for (const size_t target : table) {
+        if (listed.insert(target).second) targets.push_back(target);
+      }
+      for (size_t j = brx + 1; j < count; ++j) {
+        if (!leader_[j] || !reaches_exit[j] || listed.count(j) || dropped_.count({brx, j})) continue;
+        const bool enters_loop_side = std::any_of(loops.begin(), loops.end(), [&](const auto& loop) {
+          return brx < loop.first && loop.first < j && j <= loop.second;
+        });
+        if (enters_loop_side) continue;
+        listed.insert(j);
+        targets.push_back(j);
+        guessed_.insert({brx, j});
+      }
+    }
+  }
+
+  /// BRX Rt, imm jumps to Rt + (its address + 8) + imm, with Rt loaded by LDC from a table in a constant bank
+  /// (c[bank][Ri + offset]). When the constant-bank accessor knows that bank, the table's words from `offset`
+  /// on, while they name instructions (at most index-clamp + 1 of them when an IMNMX.U32 clamps the index, as
+  /// compilers emit for a switch), are the branch's known targets (instruction indices). Empty when unknown.
+  std::vector<size_t> jump_table(size_t brx_index) {
+    const Instruction& brx = program_.instructions[brx_index];
+    if (!context_.options.constant_bank_word) return {};
     const auto target_reg = brx.operands.at(0).index;
     const auto writes = [](const Instruction& in, uint16_t reg) {
       return !in.operands.empty() && in.operands[0].kind == OperandKind::gpr && in.operands[0].index == reg;
     };
     size_t ldc = brx_index;
     while (ldc > 0 && !is_control(program_.instructions[ldc - 1].opcode) && !writes(program_.instructions[ldc - 1], target_reg)) --ldc;
-    if (ldc == 0 || program_.instructions[ldc - 1].opcode != Opcode::ldc) context_.fail("BRX target does not come from an LDC of a constant-bank table");
+    if (ldc == 0 || program_.instructions[ldc - 1].opcode != Opcode::ldc) return {};
     const Operand& table = program_.instructions[ldc - 1].operands.at(1);
     size_t max_entries = 256;
     for (size_t i = ldc - 1; i > 0 && !is_control(program_.instructions[i - 1].opcode); --i) {
@@ -183,20 +252,23 @@ private:
         break;
       }
     }
-    const uint64_t next = brx.address + 8; // the hardware adds the raw next address (it may be a control word)
-    std::vector<std::pair<uint32_t, size_t>> entries;
+    std::vector<size_t> targets;
     for (size_t k = 0; k < max_entries; ++k) {
       const auto word = context_.options.constant_bank_word(table.index, static_cast<uint32_t>(table.value + 4 * static_cast<int64_t>(k)));
       if (!word) break;
-      uint64_t address = static_cast<uint64_t>(static_cast<int64_t>(*word) + static_cast<int64_t>(next) + brx.operands.at(1).value) & 0xffffffffu;
-      if (address % 32 == 0) address += 8; // a control word: the instruction after it
-      const auto it = index_of_.find(address);
+      const auto it = index_of_.find(indirect_target_address(brx, *word));
       if (it == index_of_.end()) break;
-      entries.emplace_back(*word, it->second);
+      targets.push_back(it->second);
     }
-    context_.current = &brx;
-    if (entries.empty()) context_.fail(fmt::format("the jump table at c[{}][{:#x}] names no instruction", table.index, table.value));
-    return entries;
+    return targets;
+  }
+
+  /// The instruction address BRX reaches with `value` in its register: the hardware adds the raw address after
+  /// the BRX (it may be a control word) and the immediate; a target on a control word runs the instruction after it.
+  static uint64_t indirect_target_address(const Instruction& brx, uint32_t value) {
+    uint64_t address = (uint64_t{value} + brx.address + 8 + static_cast<uint64_t>(brx.operands.at(1).value)) & 0xffffffffu;
+    if (address % 32 == 0) address += 8;
+    return address;
   }
 
   uint32_t new_block(size_t start) {
@@ -205,48 +277,86 @@ private:
     return static_cast<uint32_t>(blocks_.size() - 1);
   }
 
+  /// Records that code reached only through a guessed BRX edge cannot be lowered as `what` says: the edge is
+  /// dropped and the program lowered again. Without such an edge `what` is the program's error.
+  void unreachable_through(const Origin& origin, const std::string& what) {
+    if (!origin) context_.fail(what);
+    to_drop_.insert(*origin);
+  }
+
+  /// Of two ways into the block at `start` with different stacks, the guessed edge to drop: the only guessed one;
+  /// else a BRX edge straight into this block (its own path into the block disagrees with the BRX's stack); else
+  /// the edge into the later block start (a jump into the middle of a region the earlier one opens).
+  static Origin blamed_edge(size_t start, const Origin& first, const Origin& second) {
+    if (!first || !second) return first ? first : second;
+    if (second->second == start) return second;
+    if (first->second == start) return first;
+    return first->second > second->second ? first : second;
+  }
+
   /// The block that starts at instruction `start` with `stack`, queued for lowering when new.
-  uint32_t block_for(size_t start, Stack stack) {
+  uint32_t block_for(size_t start, Stack stack, const Origin& origin) {
     // Reaching a reconvergence point (SSY/PBK target) consumes its entry, however the code got there.
     while (!stack.empty() && stack.back().kind != StackKind::pcnt && stack.back().target == start) stack.pop_back();
-    if (start >= program_.instructions.size()) throw Error(fmt::format("{}: control flows past the end of the code", program_.name));
+    if (start >= program_.instructions.size()) {
+      if (!origin) throw Error(fmt::format("{}: control flows past the end of the code", program_.name));
+      to_drop_.insert(*origin);
+      return exit_block_;
+    }
     if (const auto it = block_at_.find(start); it != block_at_.end()) {
       if (stacks_.at(start) != stack) {
         context_.current = &program_.instructions[start];
-        context_.fail("reached with two different SSY/PBK/PCNT stacks");
+        const Origin& first = origins_.at(start);
+        if (!first && !origin) context_.fail("reached with two different SSY/PBK/PCNT stacks");
+        to_drop_.insert(*blamed_edge(start, first, origin));
       }
       return it->second;
     }
     const uint32_t block = new_block(start);
     block_at_[start] = block;
-    stacks_[start] = stack;
-    pending_.emplace_back(start, std::move(stack));
+    stacks_[start] = std::move(stack);
+    origins_[start] = origin;
+    pending_.push_back(start);
     return block;
   }
 
-  size_t pop_to(Stack& stack, StackKind kind, const Instruction& instruction) {
+  std::optional<size_t> pop_to(Stack& stack, StackKind kind, const Instruction& instruction, const Origin& origin) {
     while (!stack.empty() && stack.back().kind != kind) stack.pop_back();
     if (stack.empty()) {
       context_.current = &instruction;
-      context_.fail("no matching SSY/PBK/PCNT on the stack");
+      unreachable_through(origin, "no matching SSY/PBK/PCNT on the stack");
+      return std::nullopt;
     }
     const size_t target = stack.back().target;
     if (kind != StackKind::pcnt) stack.pop_back();
     return target;
   }
 
-  void lower_block(size_t start, Stack stack) {
+  void lower_block(size_t start) {
+    Stack stack = stacks_.at(start);
+    const Origin origin = origins_.at(start);
     const uint32_t block_index = block_at_.at(start);
     ir::Block body;
     context_.b.set_block(&body);
     ir::CfgBlock cfg;
     cfg.guest_address = program_.instructions[start].address;
+    const auto give_up = [&](const std::string& what) {
+      unreachable_through(origin, what);
+      cfg = {};
+      cfg.exit = ir::CfgBlock::Exit::Jump;
+      cfg.target = exit_block_;
+      blocks_[block_index] = std::move(cfg);
+    };
     size_t i = start;
     for (;; ++i) {
-      if (i >= program_.instructions.size()) throw Error(fmt::format("{}: control flows past the end of the code", program_.name));
+      if (i >= program_.instructions.size()) {
+        context_.current = nullptr;
+        if (!origin) throw Error(fmt::format("{}: control flows past the end of the code", program_.name));
+        return give_up("control flows past the end of the code");
+      }
       if (i != start && leader_[i]) {
         cfg.exit = ir::CfgBlock::Exit::Jump;
-        cfg.target = block_for(i, stack);
+        cfg.target = block_for(i, stack, origin);
         break;
       }
       const Instruction& instruction = program_.instructions[i];
@@ -259,21 +369,33 @@ private:
         continue;
       }
       if (!is_control(instruction.opcode)) {
-        lower_instruction(instruction);
+        if (!origin) {
+          lower_instruction(instruction);
+          continue;
+        }
+        try {
+          lower_instruction(instruction);
+        } catch (const Error& error) {
+          return give_up(error.what());
+        }
         continue;
       }
       if (instruction.modifier("cc") != 15) context_.fail("condition-code branches are not supported");
       if (instruction.opcode == Opcode::brx) {
-        lower_brx(instruction, i, stack, cfg, body);
+        lower_brx(instruction, i, stack, origin, cfg);
         break;
       }
       std::optional<uint32_t> taken;
       Stack taken_stack = stack;
+      const auto pop_target = [&](StackKind kind) -> uint32_t {
+        const auto target = pop_to(taken_stack, kind, instruction, origin);
+        return target ? block_for(*target, taken_stack, origin) : exit_block_;
+      };
       switch (instruction.opcode) {
-      case Opcode::bra: taken = block_for(target_index(instruction, instruction.operands.at(0)), stack); break;
-      case Opcode::sync: taken = block_for(pop_to(taken_stack, StackKind::ssy, instruction), taken_stack); break;
-      case Opcode::brk: taken = block_for(pop_to(taken_stack, StackKind::pbk, instruction), taken_stack); break;
-      case Opcode::cont: taken = block_for(pop_to(taken_stack, StackKind::pcnt, instruction), taken_stack); break;
+      case Opcode::bra: taken = block_for(target_index(instruction, instruction.operands.at(0)), stack, origin); break;
+      case Opcode::sync: taken = pop_target(StackKind::ssy); break;
+      case Opcode::brk: taken = pop_target(StackKind::pbk); break;
+      case Opcode::cont: taken = pop_target(StackKind::pcnt); break;
       case Opcode::exit: taken = exit_block_; break;
       default: break;
       }
@@ -281,7 +403,7 @@ private:
         cfg.exit = ir::CfgBlock::Exit::Branch;
         cfg.condition = context_.pred(instruction.guard, instruction.guard_negated);
         cfg.target = *taken;
-        cfg.fallthrough = block_for(i + 1, stack);
+        cfg.fallthrough = block_for(i + 1, stack, origin);
       } else {
         cfg.exit = ir::CfgBlock::Exit::Jump;
         cfg.target = *taken;
@@ -292,31 +414,60 @@ private:
     blocks_[block_index] = std::move(cfg);
   }
 
-  /// A chain of tests of the loaded table entry against each known entry; an entry the table did not hold when
-  /// translated ends the program (the hardware would jump to an address nobody can know).
-  void lower_brx(const Instruction& brx, size_t index, const Stack& stack, ir::CfgBlock& cfg, ir::Block& body) {
+  /// The target address is computed and tested against each possible target's address (indirect_targets_),
+  /// so the translation needs no constant-bank data. An address that is none of them (a table the runtime
+  /// changed, or a jump into the middle of a block) cannot be followed: a fragment is discarded there (it
+  /// writes nothing, visibly), any other stage ends with the outputs written so far.
+  void lower_brx(const Instruction& brx, size_t index, const Stack& stack, const Origin& origin, ir::CfgBlock& cfg) {
     if (brx.guard != kPT || brx.guard_negated) context_.fail("predicated BRX is not supported");
-    const auto& table = jump_tables_.at(index);
-    const auto reg = static_cast<uint8_t>(brx.operands.at(0).index);
-    uint32_t otherwise = exit_block_;
-    for (size_t k = table.size(); k-- > 1;) {
+    auto& b = context_.b;
+    const uint32_t address_local = b.add_local(ir::Type::U32);
+    {
+      const auto reg = static_cast<uint8_t>(brx.operands.at(0).index);
+      const uint32_t after = static_cast<uint32_t>(brx.address + 8 + static_cast<uint64_t>(brx.operands.at(1).value));
+      const ir::ValueId raw = b.op(ir::Op::IAdd, context_.reg(reg), b.u32(after));
+      const ir::ValueId on_control_word = b.op(ir::Op::IEq, b.op(ir::Op::And, raw, b.u32(31)), b.u32(0));
+      b.store_local(address_local, b.select(on_control_word, b.op(ir::Op::IAdd, raw, b.u32(8)), raw));
+    }
+    const uint32_t lost = new_block(SIZE_MAX);
+    {
+      ir::Block body;
+      b.set_block(&body);
+      if (program_.header && program_.header->stage == ShaderStage::pixel) b.emit(ir::Op::Demote, ir::Type::Void, {});
+      blocks_[lost].guest_address = brx.address;
+      blocks_[lost].body = std::move(body.nodes);
+      blocks_[lost].exit = ir::CfgBlock::Exit::Jump;
+      blocks_[lost].target = exit_block_;
+    }
+    const auto& all_targets = indirect_targets_.at(index);
+    const auto edge_origin = [&](size_t target) -> Origin {
+      if (origin || !guessed_.count({index, target})) return origin;
+      return GuessedEdge{index, target};
+    };
+    // A guessed target stays inside the innermost SSY/PBK region around the BRX (up to its reconvergence point):
+    // leaving a region without its SYNC/BRK would leave its entry on the stack, which compilers never do.
+    const size_t region_end = !stack.empty() && stack.back().kind != StackKind::pcnt ? stack.back().target : program_.instructions.size();
+    std::vector<size_t> targets;
+    for (const size_t target : all_targets) {
+      if (target <= region_end || !guessed_.count({index, target})) targets.push_back(target);
+    }
+    // Tests from the last target back, each falling through to the one after it; the first test ends `cfg`.
+    uint32_t otherwise = lost;
+    for (size_t k = targets.size(); k-- > 0;) {
       ir::Block test;
-      context_.b.set_block(&test);
+      b.set_block(&test);
       ir::CfgBlock chain;
       chain.guest_address = brx.address;
       chain.exit = ir::CfgBlock::Exit::Branch;
-      chain.condition = context_.b.op(ir::Op::IEq, context_.reg(reg), context_.b.u32(table[k].first));
-      chain.target = block_for(table[k].second, stack);
+      chain.condition = b.op(ir::Op::IEq, b.load_local(address_local), b.u32(static_cast<uint32_t>(program_.instructions[targets[k]].address)));
+      chain.target = block_for(targets[k], stack, edge_origin(targets[k]));
       chain.fallthrough = otherwise;
       chain.body = std::move(test.nodes);
       otherwise = new_block(SIZE_MAX);
       blocks_[otherwise] = std::move(chain);
     }
-    context_.b.set_block(&body);
-    cfg.exit = ir::CfgBlock::Exit::Branch;
-    cfg.condition = context_.b.op(ir::Op::IEq, context_.reg(reg), context_.b.u32(table[0].first));
-    cfg.target = block_for(table[0].second, stack);
-    cfg.fallthrough = otherwise;
+    cfg.exit = ir::CfgBlock::Exit::Jump;
+    cfg.target = otherwise;
   }
 
   void lower_instruction(const Instruction& instruction) {
@@ -335,14 +486,19 @@ private:
   ir::Function& function_;
   const Program& program_;
   LowerContext context_;
+  const std::set<GuessedEdge>& dropped_;
   std::map<uint64_t, size_t> index_of_;
   std::vector<bool> leader_;
   std::vector<ir::CfgBlock> blocks_;
   std::vector<size_t> starts_;
   std::map<size_t, uint32_t> block_at_;
   std::map<size_t, Stack> stacks_;
-  std::map<size_t, std::vector<std::pair<uint32_t, size_t>>> jump_tables_; ///< BRX index -> (entry, target)
-  std::vector<std::pair<size_t, Stack>> pending_;
+  std::map<size_t, Origin> origins_;
+  std::map<size_t, std::vector<size_t>> table_targets_;    ///< BRX index -> targets its known jump table names
+  std::map<size_t, std::vector<size_t>> indirect_targets_; ///< BRX index -> every target its dispatch tests
+  std::set<GuessedEdge> guessed_;
+  std::set<GuessedEdge> to_drop_;
+  std::vector<size_t> pending_;
   uint32_t exit_block_ = 0;
 };
 
@@ -350,11 +506,23 @@ private:
 
 ir::Function lower_graphics(const Program& program, const LowerOptions& options) {
   if (!program.header) throw Error(fmt::format("{}: a graphics program needs its SPH", program.name));
-  ir::Function function;
-  function.kernel.name = "main";
-  CfgBuilder(function, program, options).run();
-  ir::run_passes(function);
-  return function;
+  // Each attempt drops the guessed BRX edges the previous one could not take; every attempt drops at least one,
+  // so this ends.
+  std::set<GuessedEdge> dropped;
+  for (;;) {
+    ir::Function function;
+    function.kernel.name = "main";
+    try {
+      CfgBuilder(function, program, options, dropped).run();
+    } catch (DropGuessedEdges& retry) {
+      const size_t before = dropped.size();
+      dropped.merge(retry.edges);
+      if (dropped.size() == before) throw Error(fmt::format("{}: the indirect branches' targets do not converge", program.name));
+      continue;
+    }
+    ir::run_passes(function);
+    return function;
+  }
 }
 
 } // namespace kiln::sass::sm5x

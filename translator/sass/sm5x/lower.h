@@ -22,8 +22,9 @@ struct LowerOptions {
   /// (the 3D class's bound-texture constant buffer slot, provided by the runtime).
   uint32_t bound_texture_bank = 2;
   /// What the runtime knows of the constant banks (Ryujinx's accessor model): the 32-bit word at a byte offset of
-  /// a bank, or nullopt when unknown. BRX needs it: its jump table lies in a constant bank (c[1], which the driver
-  /// uploads beside the code), and the table's entries become the branch's possible targets.
+  /// a bank, or nullopt when unknown. Optional: a BRX's jump table lies in a constant bank (c[1], which the driver
+  /// uploads beside the code, and which an offline shader cache does not have); BRX is lowered over every block
+  /// start it can reach either way, and a known table only puts its targets first in the dispatch.
   std::function<std::optional<uint32_t>(uint32_t bank, uint32_t byte_offset)> constant_bank_word;
   /// S2R SR_Y_DIRECTION: +1.0 when window y grows downwards as in Vulkan (upper-left origin), -1.0 for a
   /// lower-left origin (NVN's default). The runtime knows the window origin state.

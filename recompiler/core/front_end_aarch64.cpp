@@ -12,7 +12,6 @@
 #include "recompiler/isa/aarch64/decoder.h"
 #include "recompiler/loaders/elf/elf_file.h"
 #include "recompiler/loaders/switch/exefs.h"
-#include "recompiler/loaders/switch/pfs0.h"
 #include "recompiler/loaders/switch/switch_module.h"
 #include "runtime/base/error.h"
 #include "runtime/base/file_writer.h"
@@ -25,9 +24,6 @@ RecompileSummary AArch64FrontEnd::recompile(const pipeline::Input& input, const 
   // PFS0 file) names the title (hash, kiln.toml beside it).
   const bool exefs_folder = input.container == pipeline::Container::exefs_folder;
   TitleSetup setup = prepare_title(exefs_folder ? nx::exefs_title_input(options.input) : options.input, options.config, options.find_config, options.patch_sets);
-  // A Switch module (an NSO or NRO, an ExeFS's main, a PFS0) is patched in its loaded ELF view below; an ELF as read.
-  if (!nx::detect_format(setup.bytes) && !nx::is_pfs0(setup.bytes))
-    apply_instruction_patches(setup.bytes, options.input.string(), setup.changes.changes.patches);
   // Switch NSO/NRO (recognised by magic) and ExeFS folders are analysed and emitted through an ELF view of the
   // loaded (and, for a folder, linked and relocated) modules.
   const bool switch_module = exefs_folder || nx::detect_format(setup.bytes).has_value();
@@ -40,8 +36,10 @@ RecompileSummary AArch64FrontEnd::recompile(const pipeline::Input& input, const 
   } else if (switch_module) {
     module_elf = nx::to_elf(nx::load_module(setup.bytes, options.input.string(), nx::default_load_base), nx::default_load_base);
   }
-  // A Switch module's instruction patches name addresses of the loaded (for an ExeFS: linked and relocated) image.
+  // A Switch module's instruction patches name addresses of the loaded (for an ExeFS: linked and relocated) image;
+  // an ELF's, addresses of the file as read.
   if (switch_module) apply_instruction_patches(module_elf, options.input.string() + " (linked image)", setup.changes.changes.patches);
+  else apply_instruction_patches(setup.bytes, options.input.string(), setup.changes.changes.patches);
   const elf::ElfFile elf(switch_module ? std::span<const uint8_t>(module_elf) : std::span<const uint8_t>(setup.bytes), options.input.string());
   const a64::Decoder decoder;
   const analysis::Program program(elf, decoder, setup.hints);

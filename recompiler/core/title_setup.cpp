@@ -39,15 +39,14 @@ std::string toml_string(std::string_view text) {
 
 void apply_instruction_patches(std::vector<uint8_t>& bytes, const std::string& name, const std::vector<config::InstructionPatch>& patches) {
   if (patches.empty()) return; // nothing to place: the input need not be an ELF
-  const std::vector<uint8_t> original = bytes;
+  const std::vector<uint8_t> original = bytes; // the ELF view reads the headers; the patches write `bytes`
   const elf::ElfFile elf(original, name);
-  for (const config::InstructionPatch& patch : patches) {
-    const elf::Segment* segment = elf.segment_at(patch.address);
-    if (!segment || !segment->executable() || patch.address + 4 > segment->address + segment->file_size)
-      throw config_error(patch.origin, fmt::format("patch address {:#x} is not inside an executable segment of {}", patch.address, name));
-    const uint64_t offset = segment->file_offset + (patch.address - segment->address);
-    pipeline::apply_code_patch(bytes.data() + offset, Endian::little, name, code_patch(patch));
-  }
+  std::vector<pipeline::CodeBytes> code;
+  for (const elf::Segment& s : elf.segments())
+    if (s.executable()) code.push_back({s.address, std::span<uint8_t>(bytes).subspan(s.file_offset, s.file_size)});
+  std::vector<pipeline::CodePatch> code_patches;
+  for (const config::InstructionPatch& patch : patches) code_patches.push_back(code_patch(patch));
+  pipeline::apply_code_patches(code, Endian::little, name, code_patches);
 }
 
 pipeline::TitleHints fixed_width_hints(const TitleSetup& setup, const char* isa) {

@@ -12,13 +12,14 @@ constexpr int max_rounds = 16; ///< each round only adds starts; real programs s
 } // namespace
 
 DiscoveredFunctions::DiscoveredFunctions(const CodeView& code, const TitleHints& hints) : code_(code) {
+  auto is_instruction = [&](uint64_t address) { return contains(address) && !(address & 3); };
   auto in_code = [&](uint64_t address, const std::string& where, const char* what) {
-    if (!contains(address) || (address & 3))
+    if (!is_instruction(address))
       throw Error(in_file(where), fmt::format("{} {:#x} is not an instruction address of the program's code [{:#x}, {:#x})", what, address,
                                               code_.code_start(), code_.code_end()));
   };
   for (const TitleHints::Entry& f : hints.functions) {
-    if (!f.required && (!contains(f.address) || (f.address & 3))) continue; // a map's symbol in another module
+    if (!f.required && !is_instruction(f.address)) continue; // a map's symbol in another module
     in_code(f.address, f.where, "function");
     starts_.insert(f.address);
   }

@@ -22,7 +22,7 @@ void apply_code_patches(std::span<const CodeBytes> code, Endian order, const std
       return patch.address >= r.address && patch.address + 4 <= r.address + r.bytes.size();
     });
     if (range == code.end() || (patch.address & 3))
-      throw Error(in_file(patch.where), fmt::format("patch address {:#x} is not an instruction of {}'s code", patch.address, name));
+      throw Error(in_file(patch.where), fmt::format("patch address {:#x} is not an instruction of an executable segment of {}", patch.address, name));
     apply_code_patch(range->bytes.data() + (patch.address - range->address), order, name, patch);
   }
 }

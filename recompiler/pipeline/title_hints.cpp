@@ -7,7 +7,9 @@
 #include "runtime/base/error.h"
 
 namespace kiln::pipeline {
+namespace {
 
+/// One patch's word at `at`, which `code_name` holds at patch.address.
 void apply_code_patch(uint8_t* at, Endian order, const std::string& code_name, const CodePatch& patch) {
   const uint32_t current = load<uint32_t>(at, order);
   if (patch.original && *patch.original != current)
@@ -15,6 +17,8 @@ void apply_code_patch(uint8_t* at, Endian order, const std::string& code_name, c
                                                   *patch.original, code_name, current));
   store<uint32_t>(at, patch.encoding, order);
 }
+
+} // namespace
 
 void apply_code_patches(std::span<const CodeBytes> code, Endian order, const std::string& name, const std::vector<CodePatch>& patches) {
   for (const CodePatch& patch : patches) {

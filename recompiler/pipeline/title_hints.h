@@ -47,7 +47,5 @@ struct CodeBytes {
 /// program in errors). A patch outside every range, or whose expected original word is not there, throws
 /// kiln::Error naming the patch's kiln.toml line.
 void apply_code_patches(std::span<const CodeBytes> code, Endian order, const std::string& name, const std::vector<CodePatch>& patches);
-/// The same for one word at `at`, which `code_name` holds at `address`.
-void apply_code_patch(uint8_t* at, Endian order, const std::string& code_name, const CodePatch& patch);
 
 } // namespace kiln::pipeline

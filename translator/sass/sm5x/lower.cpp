@@ -210,7 +210,8 @@ private:
         if (reaches && !reaches_exit[i]) reaches_exit[i] = changed = true;
       }
     }
-    for (const auto& [brx, table] : table_targets_) {
+    for (const auto& [branch, table] : table_targets_) {
+      const size_t brx = branch; // a plain variable: lambdas may not capture structured bindings before C++20's P1091 (clang 14)
       std::vector<size_t>& targets = indirect_targets_[brx];
       std::set<size_t> listed;
       for (const size_t target : table) {

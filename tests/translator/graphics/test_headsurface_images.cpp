@@ -33,6 +33,18 @@ constexpr ArchCorpus kArches[] = {{"maxwell", graphics::Arch::sm53}, {"pascal", 
 constexpr uint32_t kVertexSet = 0;
 constexpr uint32_t kFragmentSet = 1;
 
+/// The constant banks of one draw of the scene: the stages' uniforms, the handles, the fragment program's
+/// compiler constants, and `method` as NvHsFragmentUniforms::resamplingMethod.
+test::BankSet scene_banks(const test::HeadsurfaceScene& scene, int32_t method, const std::vector<uint32_t>& compiler_constants) {
+  test::BankSet banks;
+  banks.vertex[3] = scene.vertex_uniforms;
+  banks.fragment[test::kFragmentUniformBank] = scene.fragment_uniforms;
+  banks.fragment[test::kFragmentUniformBank][test::HeadsurfaceScene::resampling_method_offset / 4] = static_cast<uint32_t>(method);
+  banks.fragment[test::kHandleBank] = scene.handles;
+  banks.fragment[test::kCompilerConstantBank] = compiler_constants;
+  return banks;
+}
+
 fs::path corpus_dir(const char* arch) { return fs::path(KILN_SHARED_DIR) / "corpus" / "nvidia-headsurface" / arch; }
 
 std::vector<fs::path> program_files(const char* arch) {
@@ -142,6 +154,8 @@ TEST_CASE("headsurface programs draw the same images from their maxwell, pascal 
   size_t rendered = 0;
   std::array<size_t, std::size(kArches)> exact{}; // per architecture: programs whose images equal Maxwell's
   std::vector<std::string> not_translated;
+  size_t drawn_without_tables = 0;
+  size_t spirv_words_with_tables = 0, spirv_words_without_tables = 0; // for the docs' figures
   for (size_t index = 1; index < 34; ++index) {
     const std::string name = files[0][index].filename().string();
     INFO(name);
@@ -157,19 +171,11 @@ TEST_CASE("headsurface programs draw the same images from their maxwell, pascal 
     std::vector<int32_t> methods{static_cast<int32_t>(scene.fragment_uniforms[test::HeadsurfaceScene::resampling_method_offset / 4])};
     if (name.find("customSampling") != std::string::npos) methods = {1, 2, 3, 4, 5, 6};
 
+    std::vector<std::vector<test::BankSet>> variants(std::size(kArches));
     std::vector<std::vector<test::RenderedImage>> images;
     for (size_t a = 0; a < std::size(kArches); ++a) {
-      std::vector<test::BankSet> variants;
-      for (int32_t method : methods) {
-        test::BankSet banks;
-        banks.vertex[3] = scene.vertex_uniforms;
-        banks.fragment[test::kFragmentUniformBank] = scene.fragment_uniforms;
-        banks.fragment[test::kFragmentUniformBank][test::HeadsurfaceScene::resampling_method_offset / 4] = static_cast<uint32_t>(method);
-        banks.fragment[test::kHandleBank] = scene.handles;
-        banks.fragment[test::kCompilerConstantBank] = fragment[a].compiler_constants;
-        variants.push_back(std::move(banks));
-      }
-      images.push_back(renderer.draw(*vertex[a].translation, *fragment[a].translation, variants));
+      for (int32_t method : methods) variants[a].push_back(scene_banks(scene, method, fragment[a].compiler_constants));
+      images.push_back(renderer.draw(*vertex[a].translation, *fragment[a].translation, variants[a]));
     }
     ++rendered;
     for (size_t a = 1; a < std::size(kArches); ++a) {
@@ -190,6 +196,35 @@ TEST_CASE("headsurface programs draw the same images from their maxwell, pascal 
       }
       if (all_exact) ++exact[a];
     }
+    // Point 3 of issue 19: an offline shader cache has no c[1], so BRX must translate without its jump table.
+    // The Maxwell and Pascal customSampling programs translated without it must draw what their translations
+    // with it drew above, for every resamplingMethod (each takes a different switch case), bit for bit.
+    if (name.find("customSampling") != std::string::npos) {
+      for (size_t a = 0; a < 2; ++a) { // maxwell, pascal: the architectures that switch through BRX
+        INFO(kArches[a].folder << " translated without its jump table");
+        REQUIRE(!fragment[a].compiler_constants.empty());
+        const Translated without_tables = translate(files[a][index], kArches[a].arch, kFragmentSet, false);
+        INFO(without_tables.failure);
+        REQUIRE(without_tables.translation);
+        spirv_words_with_tables += fragment[a].translation->spirv.size();
+        spirv_words_without_tables += without_tables.translation->spirv.size();
+        const auto drawn = renderer.draw(*vertex[a].translation, *without_tables.translation, variants[a]);
+        size_t methods_unlike_first = 0; // the methods take different cases: their images differ
+        for (size_t m = 0; m < methods.size(); ++m) {
+          INFO("resamplingMethod " << methods[m]);
+          const Difference difference = compare(drawn[m], images[a][m], fragment[a].translation->color_masks);
+          CHECK(difference.unwritten_pixels == 0);
+          CHECK(difference.written > 0);
+          CHECK(difference.not_finite == 0);
+          CHECK(difference.values.size() > 1);
+          INFO("first difference: " << difference.first);
+          CHECK(difference.texels == 0);
+          if (compare(images[a][m], images[a][0], fragment[a].translation->color_masks).texels != 0) ++methods_unlike_first;
+        }
+        CHECK(methods_unlike_first > 0);
+        ++drawn_without_tables;
+      }
+    }
     const auto log = context.validation_log().messages();
     for (const std::string& message : log) UNSCOPED_INFO(message);
     REQUIRE(log.empty());
@@ -197,76 +232,10 @@ TEST_CASE("headsurface programs draw the same images from their maxwell, pascal 
   for (const std::string& failure : not_translated) UNSCOPED_INFO(failure);
   fmt::print("headsurface images: {} fragment programs rendered per architecture, identical to maxwell's: {} pascal, {} turing; {} not translated\n",
              rendered, exact[1], exact[2], not_translated.size());
-  CHECK(rendered == 33);
-  CHECK(context.validation_log().count() == 0);
-}
-
-// Point 3 of issue 19: an offline shader cache has no c[1], so BRX must translate without its jump table. The
-// Maxwell and Pascal customSampling programs translated without it must draw what their translations with it
-// draw, for every resamplingMethod (each takes a different switch case), bit for bit.
-TEST_CASE("customSampling programs draw the same images translated without their jump tables", "[gpu][graphics]") {
-  if (!fs::exists(corpus_dir("maxwell"))) FAIL("corpus folder missing: " << corpus_dir("maxwell"));
-  vulkan::Context context({.validation = true, .synchronization_validation = true});
-  const uint64_t seed = std::random_device()() ^ (uint64_t{std::random_device()()} << 32);
-  INFO("scene seed " << seed);
-  std::mt19937_64 random(seed);
-  const test::HeadsurfaceScene scene = test::make_headsurface_scene(random);
-  test::HeadsurfaceRenderer renderer(context, scene);
-
-  size_t compared = 0;
-  size_t words_with = 0, words_without = 0; // SPIR-V size, for the docs' figures
-  for (size_t a = 0; a < 2; ++a) { // maxwell, pascal: the architectures that switch through BRX
-    const ArchCorpus& arch = kArches[a];
-    const std::vector<fs::path> files = program_files(arch.folder);
-    REQUIRE(files.size() == 34);
-    const Translated vertex = translate(files[0], arch.arch, kVertexSet);
-    INFO(vertex.failure);
-    REQUIRE(vertex.translation);
-    for (const fs::path& file : files) {
-      const std::string name = file.filename().string();
-      if (name.find("customSampling") == std::string::npos) continue;
-      INFO(arch.folder << " " << name);
-      const Translated with_tables = translate(file, arch.arch, kFragmentSet, true);
-      const Translated without_tables = translate(file, arch.arch, kFragmentSet, false);
-      INFO(with_tables.failure << without_tables.failure);
-      REQUIRE(with_tables.translation);
-      REQUIRE(without_tables.translation);
-      REQUIRE(!with_tables.compiler_constants.empty());
-      words_with += with_tables.translation->spirv.size();
-      words_without += without_tables.translation->spirv.size();
-      std::vector<test::BankSet> variants;
-      for (int32_t method = 1; method <= 6; ++method) {
-        test::BankSet banks;
-        banks.vertex[3] = scene.vertex_uniforms;
-        banks.fragment[test::kFragmentUniformBank] = scene.fragment_uniforms;
-        banks.fragment[test::kFragmentUniformBank][test::HeadsurfaceScene::resampling_method_offset / 4] = static_cast<uint32_t>(method);
-        banks.fragment[test::kHandleBank] = scene.handles;
-        banks.fragment[test::kCompilerConstantBank] = with_tables.compiler_constants;
-        variants.push_back(std::move(banks));
-      }
-      const auto expected = renderer.draw(*vertex.translation, *with_tables.translation, variants);
-      const auto images = renderer.draw(*vertex.translation, *without_tables.translation, variants);
-      size_t methods_unlike_first = 0; // the methods take different cases: their images differ
-      for (size_t m = 0; m < variants.size(); ++m) {
-        INFO("resamplingMethod " << m + 1);
-        const Difference difference = compare(images[m], expected[m], with_tables.translation->color_masks);
-        CHECK(difference.unwritten_pixels == 0);
-        CHECK(difference.written > 0);
-        CHECK(difference.not_finite == 0);
-        CHECK(difference.values.size() > 1);
-        INFO("first difference: " << difference.first);
-        CHECK(difference.texels == 0);
-        if (compare(expected[m], expected[0], with_tables.translation->color_masks).texels != 0) ++methods_unlike_first;
-      }
-      CHECK(methods_unlike_first > 0);
-      ++compared;
-      const auto log = context.validation_log().messages();
-      for (const std::string& message : log) UNSCOPED_INFO(message);
-      REQUIRE(log.empty());
-    }
-  }
   fmt::print("customSampling without jump tables: {} programs (maxwell and pascal) drawn for resamplingMethod 1-6, identical to their "
              "translations with the tables; SPIR-V {} words without the tables, {} with them\n",
-             compared, words_without, words_with);
-  CHECK(compared == 28);
+             drawn_without_tables, spirv_words_without_tables, spirv_words_with_tables);
+  CHECK(rendered == 33);
+  CHECK(drawn_without_tables == 28);
+  CHECK(context.validation_log().count() == 0);
 }

@@ -60,12 +60,26 @@ RecompileSummary recompile(const RecompileOptions& options) {
   throw Error(in_file(options.input.string()), "no front end for this program's instruction set");
 }
 
-std::filesystem::path build(const std::filesystem::path& output, unsigned jobs) {
+namespace {
+
+/// The levels `kiln build --optimization` passes on; the value goes into a shell command, so only these.
+bool is_optimization_level(const std::string& level) {
+  for (const char* known : {"-O0", "-O1", "-O2", "-O3", "-Os", "-Og"})
+    if (level == known) return true;
+  return false;
+}
+
+} // namespace
+
+std::filesystem::path build(const std::filesystem::path& output, unsigned jobs, const std::string& optimization) {
   if (!std::filesystem::exists(output / "CMakeLists.txt")) throw Error(in_file(output.string()), "not a recompiled project (no CMakeLists.txt)");
+  if (!optimization.empty() && !is_optimization_level(optimization))
+    throw Error(fmt::format("--optimization {}: not a compiler optimisation level (-O0, -O1, -O2, -O3, -Os, -Og)", optimization));
   const std::filesystem::path build_dir = output / "build";
-  if (!std::filesystem::exists(build_dir / "build.ninja")) {
-    const std::string configure = fmt::format("cmake -S '{}' -B '{}' -G Ninja -DCMAKE_BUILD_TYPE=Release > '{}' 2>&1", output.string(),
-                                              build_dir.string(), (output / "configure.log").string());
+  if (!std::filesystem::exists(build_dir / "build.ninja") || !optimization.empty()) {
+    const std::string level = optimization.empty() ? "" : fmt::format(" -DKILN_GENERATED_OPTIMIZATION={}", optimization);
+    const std::string configure = fmt::format("cmake -S '{}' -B '{}' -G Ninja -DCMAKE_BUILD_TYPE=Release{} > '{}' 2>&1", output.string(),
+                                              build_dir.string(), level, (output / "configure.log").string());
     if (std::system(configure.c_str()) != 0) throw Error(in_file((output / "configure.log").string()), "configuring the recompiled project failed");
   }
   const std::string make = fmt::format("ninja -C '{}' {} program", build_dir.string(), jobs ? fmt::format("-j{}", jobs) : "");

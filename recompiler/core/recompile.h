@@ -19,8 +19,9 @@ using pipeline::RecompileSummary;
 /// the option's platform. Throws kiln::Error for bad input (naming file and offset/address).
 RecompileSummary recompile(const RecompileOptions& options);
 
-/// Configures (if needed) and builds OUTDIR with CMake + Ninja; returns the executable's path.
-std::filesystem::path build(const std::filesystem::path& output, unsigned jobs);
+/// Configures (if needed, or when `optimization` names a level for the generated functions, e.g. "-Og") and
+/// builds OUTDIR with CMake + Ninja; returns the executable's path.
+std::filesystem::path build(const std::filesystem::path& output, unsigned jobs, const std::string& optimization = {});
 
 /// The kiln source tree the generated projects build the runtime from.
 std::filesystem::path source_root();

@@ -23,9 +23,7 @@ file(GLOB segment_files CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/segment_
 # guest_image.S includes the segments with .incbin, which the assembler's dependency scan does not see.
 set_source_files_properties(guest_image.S PROPERTIES OBJECT_DEPENDS "${{segment_files}}")
 target_include_directories(program PRIVATE ${{CMAKE_CURRENT_SOURCE_DIR}})
-# Generated code: a label is emitted after every call and at every branch target, some stay unused. A whole
-# static glibc is ~25 MB of C++: -O0 builds it about ten times faster than -O2 where build time matters more.
-set(KILN_GENERATED_OPTIMIZATION -O2 CACHE STRING "optimization level of the generated functions")
+# Generated code: a label is emitted after every call and at every branch target, some stay unused.
 target_compile_options(program PRIVATE ${{KILN_GENERATED_OPTIMIZATION}} -fno-strict-aliasing -fwrapv -w)
 target_link_libraries(program PRIVATE kiln_guest_runtime)
 )cmake", sources);

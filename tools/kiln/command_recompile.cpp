@@ -17,6 +17,7 @@ struct Arguments {
   std::string input, output, platform = "linux-user", config;
   std::vector<std::string> patch_sets;
   unsigned jobs = 0;
+  std::string optimization; ///< the generated functions' level, e.g. -Og (empty: the project's, -O2)
   bool list_untranslated = false;
   bool no_config = false;
 };
@@ -62,13 +63,15 @@ void setup_recompile_commands(CLI::App& root) {
   add_config_options(recompile, args);
   recompile->callback([] { do_recompile(args); });
 
-  static std::string build_dir;
+  static std::string build_dir, build_optimization;
   static unsigned build_jobs = 0;
+  constexpr const char* optimization_help = "optimisation level of the generated functions (-O0, -O1, -O2, -O3, -Os, -Og; default -O2): lower builds faster";
   auto* build = root.add_subcommand("build", "build a recompiled project (CMake + Ninja) into a native executable");
   build->add_option("folder", build_dir, "folder written by `kiln recompile`")->required();
   build->add_option("-j,--jobs", build_jobs, "parallel compile jobs (default: ninja's)");
+  build->add_option("--optimization", build_optimization, optimization_help);
   build->callback([] {
-    const auto executable = kiln::recompiler::build(build_dir, build_jobs);
+    const auto executable = kiln::recompiler::build(build_dir, build_jobs, build_optimization);
     print_applied_patch_sets(build_dir);
     fmt::print("built {}\n", executable.string());
   });
@@ -78,10 +81,11 @@ void setup_recompile_commands(CLI::App& root) {
   port->add_option("-o,--output", args.output, "output folder")->required();
   port->add_option("--platform", args.platform, "guest platform (linux-user, switch, psx, gamecube; NSO/NRO, PS-X EXE, DOL and disc images choose their own)")->capture_default_str();
   port->add_option("-j,--jobs", args.jobs, "parallel compile jobs");
+  port->add_option("--optimization", args.optimization, optimization_help);
   add_config_options(port, args);
   port->callback([] {
     do_recompile(args);
-    const auto executable = kiln::recompiler::build(args.output, args.jobs);
+    const auto executable = kiln::recompiler::build(args.output, args.jobs, args.optimization);
     fmt::print("built {}\n", executable.string());
   });
 }

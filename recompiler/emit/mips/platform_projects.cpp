@@ -45,7 +45,7 @@ add_executable(program main.cpp function_table.cpp guest_image.S ${{generated_so
 set_source_files_properties(guest_image.S PROPERTIES OBJECT_DEPENDS "${{CMAKE_CURRENT_SOURCE_DIR}}/text.bin;${{CMAKE_CURRENT_SOURCE_DIR}}/opcodes.bin")
 target_include_directories(program PRIVATE ${{CMAKE_CURRENT_SOURCE_DIR}})
 # Generated code: a label is emitted after every call and at every branch target, some stay unused.
-target_compile_options(program PRIVATE -O2 -fno-strict-aliasing -fwrapv -w)
+target_compile_options(program PRIVATE ${{KILN_GENERATED_OPTIMIZATION}} -fno-strict-aliasing -fwrapv -w)
 # The host shell (window, pad, audio: runtime/platform/psx/host_session.h) links prebuilt from kiln's build.
 set(kiln_psx_host_runtime ${{KILN_BINARY_DIR}}/kiln_psx_host_runtime.cmake)
 if(NOT EXISTS ${{kiln_psx_host_runtime}})

@@ -124,6 +124,30 @@ TEST_CASE("EFB copy to textures: RGBA8, RGB565, I8 and IA8 decode back to the EF
   }
 }
 
+TEST_CASE("EFB copy at half scale: each texel the mean of a 2x2 block", "[gx]") {
+  RendererFixture f;
+  GxStream s;
+  write_setup(s, {});
+  // Columns alternate 200 and 0 in red, rows alternate 100 and 20 in green: every 2x2 block holds each
+  // combination once, so its mean is red 100 and green 60 exactly; blue is 40 throughout.
+  for (int x = 0; x < 16; ++x) {
+    for (int y = 0; y < 8; ++y) {
+      const std::array<uint8_t, 4> c{static_cast<uint8_t>(x % 2 ? 0 : 200), static_cast<uint8_t>(y % 2 ? 20 : 100), 40, 255};
+      write_triangles(s, quad(static_cast<float>(x), static_cast<float>(y), static_cast<float>(x + 1), static_cast<float>(y + 1), 0.5f, c));
+    }
+  }
+  constexpr uint32_t destination = 0x30000;
+  copy_registers(s, 0, 0, 16, 8, destination, 2 * 64); // 8x4 texels: two RGBA8 tiles in a row
+  s.bp(0x52, format_field(6) | (1u << 9));
+  f.run(s);
+  const RgbaImage decoded = textures::decode_gx(textures::GxFormat::rgba8, 8, 4, std::span(f.gx.ram).subspan(destination, 128), "half");
+  size_t wrong = 0;
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 8; ++x) wrong += pixel_of(decoded, x, y) == std::array<uint8_t, 4>{100, 60, 40, 255} ? 0 : 1;
+  CHECK(wrong == 0);
+  f.check_validation();
+}
+
 TEST_CASE("EFB copy of the depth to a Z24X8 texture", "[gx]") {
   RendererFixture f;
   GxStream s;

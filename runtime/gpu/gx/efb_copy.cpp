@@ -124,6 +124,20 @@ const char* copy_format_name(CopyFormat format, bool intensity, bool depth) {
   return intensity && code < 4 ? intensities[code] : color[code];
 }
 
+/// The mean of the 2x2 block at (x, y), each of its pixels through the vertical filter; rounded to nearest (the
+/// hardware's rounding is not publicly documented).
+Texel box(const CopySource& source, int32_t x, int32_t y) {
+  uint32_t sum[4] = {};
+  for (int32_t dy = 0; dy < 2; ++dy) {
+    for (int32_t dx = 0; dx < 2; ++dx) {
+      const Texel t = source.color(x + dx, y + dy);
+      sum[0] += t.r, sum[1] += t.g, sum[2] += t.b, sum[3] += t.a;
+    }
+  }
+  const auto mean = [](uint32_t total) { return static_cast<uint8_t>((total + 2) / 4); };
+  return {mean(sum[0]), mean(sum[1]), mean(sum[2]), mean(sum[3])};
+}
+
 void copy_to_texture(const EfbCopy& copy, const CopySource& source, RamWriter& ram, uint64_t offset) {
   const bool depth = source.depth();
   const bool supported = depth ? copy.format == CopyFormat::r8_alias || copy.format == CopyFormat::rgba8
@@ -134,7 +148,10 @@ void copy_to_texture(const EfbCopy& copy, const CopySource& source, RamWriter& r
   }
   const TileLayout tile = tile_layout(copy.format);
   const Rect& r = copy.source;
-  const auto width = static_cast<uint32_t>(r.right - r.left), height = static_cast<uint32_t>(r.bottom - r.top);
+  // Half scale: each texel is the mean of a 2x2 block of the rectangle (a width or height of one keeps one texel).
+  const uint32_t scale = copy.half_scale ? 2 : 1;
+  const auto width = std::max(1u, static_cast<uint32_t>(r.right - r.left) / scale);
+  const auto height = std::max(1u, static_cast<uint32_t>(r.bottom - r.top) / scale);
   const uint32_t tiles_x = (width + tile.width - 1) / tile.width, tiles_y = (height + tile.height - 1) / tile.height;
   ram.check(copy.destination, uint64_t{copy.stride} * (tiles_y - 1) + uint64_t{tiles_x} * tile.bytes);
   for (uint32_t ty = 0; ty < tiles_y; ++ty) {
@@ -142,10 +159,10 @@ void copy_to_texture(const EfbCopy& copy, const CopySource& source, RamWriter& r
       uint8_t* out = ram.at(copy.destination + uint64_t{copy.stride} * ty + uint64_t{tx} * tile.bytes);
       for (uint32_t i = 0; i < tile.width * tile.height; ++i) {
         // Texels of a partial tile past the rectangle read the EFB beyond it (clamped to the EFB).
-        const int32_t x = r.left + static_cast<int32_t>(tx * tile.width + i % tile.width);
-        const int32_t y = r.top + static_cast<int32_t>(ty * tile.height + i / tile.width);
+        const int32_t x = r.left + static_cast<int32_t>(scale * (tx * tile.width + i % tile.width));
+        const int32_t y = r.top + static_cast<int32_t>(scale * (ty * tile.height + i / tile.width));
         if (depth) {
-          const uint32_t z = source.depth_value(x, y);
+          const uint32_t z = source.depth_value(x, y); // a half-scale depth copy is refused
           if (copy.format == CopyFormat::r8_alias) {
             out[i] = static_cast<uint8_t>(z >> 16);
           } else { // Z24X8 in the RGBA8 layout: A = 0xFF, R/G/B = the depth's high, middle and low bytes
@@ -156,7 +173,7 @@ void copy_to_texture(const EfbCopy& copy, const CopySource& source, RamWriter& r
           }
           continue;
         }
-        const Texel t = source.color(x, y);
+        const Texel t = copy.half_scale ? box(source, x, y) : source.color(x, y);
         const uint8_t intensity = rgb_to_y(t.r, t.g, t.b);
         switch (copy.format) {
         case CopyFormat::r8_alias: out[i] = copy.intensity ? intensity : t.r; break;
@@ -232,7 +249,7 @@ void perform_efb_copy(const EfbCopy& copy, const EfbPixels& efb, std::span<uint8
     throw Error(fmt::format("GX stream offset {:#x}: EFB copy with {} is not done yet", offset, what));
   };
   if (copy.gamma != 0) refuse("gamma correction");
-  if (copy.half_scale) refuse("half scale (box filter)");
+  if (copy.half_scale && (copy.to_xfb || format == EfbFormat::z24)) refuse("half scale to the XFB or from the depth");
   if (copy.y_scale) refuse("vertical scaling (BP 0x4E)");
   if (copy.frame_to_field != 0) refuse("an interlaced field");
   if (format != EfbFormat::rgb8_z24 && format != EfbFormat::rgba6_z24 && format != EfbFormat::rgb565_z16 &&

@@ -27,7 +27,7 @@ struct EfbCopy {
   bool intensity = false;       ///< bit 15: I formats (RGB to Y)
   bool clamp_top = false, clamp_bottom = false; ///< bits 0-1: the filter does not read past the rectangle
   uint8_t gamma = 0;            ///< bits 7-8 (0: 1.0)
-  bool half_scale = false;      ///< bit 9 (box filter)
+  bool half_scale = false;      ///< bit 9: texture copies at half width and height, each texel a 2x2 mean
   bool y_scale = false;         ///< bit 10 (XFB vertical scaling by BP 0x4E)
   bool clear = false;           ///< bit 11: clear the rectangle after the copy
   uint8_t frame_to_field = 0;   ///< bits 12-13
@@ -58,9 +58,9 @@ uint8_t rgb_to_v(uint8_t r, uint8_t g, uint8_t b);
 
 /// Writes the copy into `ram` (guest physical memory) from the EFB: XFB copies as YUYV (Y0 U Y1 V per
 /// pixel pair, the pair's chroma from the mean of its two colours), texture copies as whole tiles of the copy
-/// format. Throws kiln::Error naming `offset` (the stream offset of the BP 0x52 write) for what is not done
-/// (gamma, half scale, Y scale, interlaced fields, the copy formats without an encoder) and for a destination
-/// outside RAM.
+/// format (at half scale: half the rectangle's width and height). Throws kiln::Error naming `offset` (the
+/// stream offset of the BP 0x52 write) for what is not done (gamma, half scale to the XFB or from the depth, Y
+/// scale, interlaced fields, the copy formats without an encoder) and for a destination outside RAM.
 void perform_efb_copy(const EfbCopy& copy, const EfbPixels& efb, std::span<uint8_t> ram, uint64_t offset);
 
 } // namespace kiln::gx

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "runtime/gpu/gx/efb_copy.h"
 #include "runtime/gpu/textures/formats/gx.h"
 #include "tests/gx/efb_scene.h"
 #include "tests/gx/gx_renderer_fixture.h"
@@ -66,6 +67,29 @@ TEST_CASE("EFB copy to the XFB: YUYV pairs from the BT.601 conversion, then clea
   CHECK(pixel_of(efb, 5, 10) == bands[0]);  // below it
   CHECK(pixel_of(efb, 64, 5) == std::array<uint8_t, 4>{0, 0, 0, 255}); // right of it: never drawn
   CHECK(f.renderer.read_depth()[3 * 640 + 5] == 0x123456);
+  f.check_validation();
+}
+
+TEST_CASE("EFB copy to the XFB and back: the scan-out's inverse conversion returns the EFB's colours", "[gx]") {
+  RendererFixture f;
+  GxStream s;
+  write_setup(s, {});
+  const SceneVertex a{0, 0, 0.5f, {250, 20, 20, 255}}, b{640, 0, 0.5f, {20, 250, 20, 255}}, c{640, 480, 0.5f, {20, 20, 250, 255}},
+                    d{0, 480, 0.5f, {200, 200, 60, 255}};
+  write_triangles(s, {a, b, c, a, c, d});
+  constexpr uint32_t xfb = 0x100000, stride = 640 * 2;
+  copy_registers(s, 0, 0, 640, 480, xfb, stride);
+  s.bp(0x52, 1u << 14);
+  f.run(s);
+  const RgbaImage efb = f.renderer.read_color();
+  const RgbaImage frame = decode_xfb(f.gx.ram, xfb, 640, 480, stride);
+  // A smooth image: a pair's shared chroma and the two 8-bit conversions stay within a few steps.
+  int worst = 0;
+  for (int y = 0; y < 480; ++y)
+    for (int x = 0; x < 640; ++x)
+      for (int k = 0; k < 3; ++k) worst = std::max(worst, std::abs(pixel_of(frame, x, y)[k] - pixel_of(efb, x, y)[k]));
+  CHECK(worst <= 4);
+  CHECK_THROWS_WITH(decode_xfb(f.gx.ram, 0x1FFF00, 640, 480, stride), Catch::Contains("reaches past guest RAM"));
   f.check_validation();
 }
 

@@ -270,4 +270,26 @@ void perform_efb_copy(const EfbCopy& copy, const EfbPixels& efb, std::span<uint8
   }
 }
 
+RgbaImage decode_xfb(std::span<const uint8_t> ram, uint32_t address, uint32_t width, uint32_t height, uint32_t stride) {
+  if (width % 2 != 0) throw Error(fmt::format("XFB at {:#x}: width {} is odd (YUYV holds pixel pairs)", address, width));
+  if (height > 0 && uint64_t{address} + uint64_t{stride} * (height - 1) + uint64_t{width} * 2 > ram.size()) {
+    throw Error(fmt::format("XFB at {:#x} ({}x{}, stride {:#x}) reaches past guest RAM ({:#x} bytes)", address, width, height,
+                            stride, ram.size()));
+  }
+  RgbaImage image{width, height, std::vector<uint8_t>(size_t{width} * height * 4)};
+  for (uint32_t y = 0; y < height; ++y) {
+    const uint8_t* line = &ram[address + uint64_t{stride} * y];
+    for (uint32_t x = 0; x < width; ++x) {
+      const double luma = 1.164 * (line[x * 2] - 16);
+      const double u = line[(x & ~1u) * 2 + 1] - 128.0, v = line[(x & ~1u) * 2 + 3] - 128.0;
+      uint8_t* out = &image.pixels[(size_t{y} * width + x) * 4];
+      out[0] = to_byte(luma + 1.596 * v);
+      out[1] = to_byte(luma - 0.813 * v - 0.391 * u);
+      out[2] = to_byte(luma + 2.018 * u);
+      out[3] = 255;
+    }
+  }
+  return image;
+}
+
 } // namespace kiln::gx

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 
+#include "runtime/base/png_image.h"
 #include "runtime/gpu/gx/raster_state.h"
 #include "runtime/gpu/gx/state.h"
 
@@ -62,5 +63,10 @@ uint8_t rgb_to_v(uint8_t r, uint8_t g, uint8_t b);
 /// stream offset of the BP 0x52 write) for what is not done (gamma, half scale to the XFB or from the depth, Y
 /// scale, interlaced fields, the copy formats without an encoder) and for a destination outside RAM.
 void perform_efb_copy(const EfbCopy& copy, const EfbPixels& efb, std::span<uint8_t> ram, uint64_t offset);
+
+/// The VI's side of an XFB: `width` x `height` YUYV pixels at `address` in `ram`, `stride` bytes per line, back to
+/// RGBA (alpha 255) by the inverse BT.601 studio-range conversion, rounded and clamped. Throws kiln::Error for an
+/// XFB outside RAM or an odd width.
+RgbaImage decode_xfb(std::span<const uint8_t> ram, uint32_t address, uint32_t width, uint32_t height, uint32_t stride);
 
 } // namespace kiln::gx

@@ -172,6 +172,29 @@ TEST_CASE("EFB copy at half scale: each texel the mean of a 2x2 block", "[gx]") 
   f.check_validation();
 }
 
+TEST_CASE("EFB copy vertical filter: the lines above and below weigh in, clamped at the rectangle", "[gx]") {
+  RendererFixture f;
+  GxStream s;
+  write_setup(s, {});
+  // Rows alternate red 0 and 128. Weights: 16/64 the line above (w0), 32/64 the line (w2), 16/64 below (w5):
+  // inside, every row becomes (16 * 128 + 32 * 0 + 16 * 128) / 64 = 64 or (32 * 128) / 64 = 64 exactly.
+  for (int y = 0; y < 16; ++y)
+    write_triangles(s, quad(0, static_cast<float>(y), 16, static_cast<float>(y + 1), 0.5f, {static_cast<uint8_t>(y % 2 ? 128 : 0), 0, 0, 255}));
+  constexpr uint32_t destination = 0x50000;
+  copy_registers(s, 0, 4, 8, 8, destination, 32); // rows 4-11 as R8: two 8x4 tiles, one per row of tiles
+  s.bp(0x53, 16u | (32u << 12)).bp(0x54, 16u << 6); // w0 = 16, w2 = 32; w5 = 16
+  s.bp(0x52, format_field(8) | 1u);                 // R8, clamp top: row 4 reads itself for the line above
+  f.run(s);
+  const RgbaImage decoded = textures::decode_gx(textures::GxFormat::i8, 8, 8, std::span(f.gx.ram).subspan(destination, 64), "filter");
+  // Row 4 (red 0, clamped above to itself, 128 below): (16 * 0 + 32 * 0 + 16 * 128) / 64 = 32.
+  CHECK(pixel_of(decoded, 3, 0)[0] == 32);
+  for (int y = 1; y < 8; ++y) {
+    INFO("row " << y);
+    CHECK(pixel_of(decoded, 3, y)[0] == 64);
+  }
+  f.check_validation();
+}
+
 TEST_CASE("EFB copy of the depth to a Z24X8 texture", "[gx]") {
   RendererFixture f;
   GxStream s;

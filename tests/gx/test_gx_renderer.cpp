@@ -249,6 +249,15 @@ TEST_CASE("GX renderer: lines and unsupported formats are refused with the strea
   write_setup(s, setup);
   write_triangles(s, quad(10, 10, 60, 60, 0.5f, {1, 2, 3, 4}));
   CHECK_THROWS_WITH(f.run(s), Catch::Contains("offset") && Catch::Contains("Y8"));
+
+  // What the translator refuses (a texture in TEV stage 0) is located in the stream too.
+  RendererFixture g;
+  GxStream t;
+  write_setup(t, {});
+  t.bp(0x28, 1u << 6);                                                  // TEV order: stage 0 samples texture map 0
+  t.bp(0xC0, (15u << 12) | (15u << 8) | (15u << 4) | 8u | (1u << 19)); // d = TEXC
+  write_triangles(t, quad(10, 10, 60, 60, 0.5f, {1, 2, 3, 4}));
+  CHECK_THROWS_WITH(g.run(t), Catch::Contains("GX stream offset 0x") && Catch::Contains("TEV stage 0: texture sampling"));
 }
 
 } // namespace kiln::gx::test

@@ -173,7 +173,12 @@ void GxRenderer::State::draw(const DrawSnapshot& snapshot) {
   if (raster.viewport.width <= 0) refuse("a viewport of width <= 0");
   if (raster.scissor.empty() || raster.cull == CullMode::all) return; // nothing is drawn
   const VertexUid vertex = vertex_uid(snapshot.xf, snapshot.cp, snapshot.format);
-  const vk::Pipeline pipeline = pipelines.get(vertex, pixel, pipeline_state(raster));
+  vk::Pipeline pipeline;
+  try {
+    pipeline = pipelines.get(vertex, pixel, pipeline_state(raster));
+  } catch (const Error& e) { // what the translator refuses (texture stages, texgens ...), located in the stream
+    throw Error(fmt::format("GX stream offset {:#x}: {}", snapshot.offset, e.what()));
+  }
 
   std::vector<std::array<float, 4>> vertices;
   vertices.reserve(snapshot.vertices.size() * vertex_locations);

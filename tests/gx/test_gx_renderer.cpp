@@ -160,6 +160,30 @@ TEST_CASE("GX renderer: blending, subtraction and logic operations combine with 
   }
 }
 
+TEST_CASE("GX renderer: the colour and alpha update masks keep what they exclude", "[gx]") {
+  const std::array<uint8_t, 4> first{0x40, 0x80, 0xC0, 0xFC}, second{0xFC, 0x04, 0x44, 0x20};
+  struct Case {
+    uint32_t masks; // BP 0x41 bit 3 colour, bit 4 alpha
+    std::array<uint8_t, 4> expected;
+  };
+  for (const Case& c : {Case{1u << 3, {second[0], second[1], second[2], first[3]}}, Case{1u << 4, {first[0], first[1], first[2], second[3]}},
+                        Case{0, first}, Case{(1u << 3) | (1u << 4), second}}) {
+    RendererFixture f;
+    GxStream s;
+    SceneSetup setup;
+    setup.pixel_format = 1; // RGBA6 stores alpha
+    write_setup(s, setup);
+    write_triangles(s, quad(0, 0, 64, 64, 0.5f, first));
+    s.bp(0x41, c.masks);
+    write_triangles(s, quad(0, 0, 64, 64, 0.5f, second));
+    f.run(s);
+    INFO("masks " << c.masks);
+    const auto got = pixel(f.renderer.read_color(), 32, 32);
+    for (int k = 0; k < 4; ++k) CHECK(got[k] == stored(c.expected[k], 6));
+    f.check_validation();
+  }
+}
+
 TEST_CASE("GX renderer: the scissor and its offset bound the drawn pixels", "[gx]") {
   RendererFixture f;
   GxStream s;

@@ -85,7 +85,7 @@ TEST_CASE("XF position through the matrix and the perspective projection", "[gx]
     const auto view = transform(sample_matrix, in.position);
     CHECK(out.at(0x70) == Approx(projection[0] * view[0] + projection[1] * view[2]));
     CHECK(out.at(0x74) == Approx(projection[2] * view[1] + projection[3] * view[2]));
-    CHECK(out.at(0x78) == Approx(projection[4] * view[2] + projection[5]));
+    CHECK(out.at(0x78) == Approx(projection[4] * view[2] + projection[5] - view[2])); // + w (Vulkan's clip range)
     CHECK(out.at(0x7C) == Approx(-view[2]));
   }
 }
@@ -103,7 +103,7 @@ TEST_CASE("XF orthographic projection", "[gx]") {
   const auto view = transform(sample_matrix, in.position);
   CHECK(out.at(0x70) == Approx(0.5 * view[0] - 1.0));
   CHECK(out.at(0x74) == Approx(0.25 * view[1] + 2.0));
-  CHECK(out.at(0x78) == Approx(-0.1 * view[2] - 0.9));
+  CHECK(out.at(0x78) == Approx(-0.1 * view[2] - 0.9 + 1.0)); // + w = 1
   CHECK(out.at(0x7C) == 1.0f);
 }
 

@@ -9,6 +9,10 @@
 
 namespace kiln::gx {
 
+/// Both programs read their constant bank 0 at binding 0 of their own descriptor set, so one pipeline layout
+/// holds the XF constants and the TEV constants side by side.
+inline constexpr uint32_t vertex_descriptor_set = 0, pixel_descriptor_set = 1;
+
 struct GxShader {
   ir::Function program;        ///< the IR, runnable on the CPU through ir::interpret
   std::vector<uint32_t> spirv; ///< validated (Vulkan 1.2)

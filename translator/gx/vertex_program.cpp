@@ -99,6 +99,9 @@ private:
               fma(xf_at(p + 2), view[1], mul(xf_at(p + 3), view[2])),
               fma(xf_at(p + 4), view[2], xf_at(p + 5)), b_.op(ir::Op::FNeg, view[2])};
     }
+    // GX clips depth to -w <= z <= 0 and Vulkan to 0 <= z <= w: the program adds w, so the host's clip volume is
+    // the console's and the viewport's depth range maps 0..1 back onto the XF depth scale (vertex_program.h).
+    clip[2] = add(clip[2], clip[3]);
     for (uint32_t c = 0; c < 4; ++c) b_.emit(ir::Op::StoreAttribute, ir::Type::Void, {bits(clip[c])}, 0x70 + 4 * c);
   }
 

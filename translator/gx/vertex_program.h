@@ -7,7 +7,8 @@
 //
 // Vertex inputs (generic attribute n = location n): 0 position (x, y, z), 1 position matrix index (x, as a
 // float), 2 normal, 3 colour 0 and 4 colour 1 (RGBA, 0..1). Outputs: the clip position, generic 0 and 1 = colour
-// channels 0 and 1 (RGBA, 0..1).
+// channels 0 and 1 (RGBA, 0..1). The clip z is the GX projection's z plus w: GX's clip range -w..0 becomes
+// Vulkan's 0..w, so z/w is the GX normalised depth + 1.
 #include <array>
 #include <cstdint>
 #include <vector>

@@ -178,6 +178,7 @@ size_t CommandProcessor::run_primitive(std::span<const uint8_t> whole, size_t po
     batch_->cp = cp_;
     batch_->xf = xf_;
     batch_->bp = bp_;
+    batch_->raster = decode_raster_state(xf_, bp_);
   }
   const auto first = static_cast<uint32_t>(batch_->vertices.size());
   batch_->vertices.reserve(batch_->vertices.size() + count);

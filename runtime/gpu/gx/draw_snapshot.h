@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "runtime/gpu/gx/raster_state.h"
 #include "runtime/gpu/gx/state.h"
 #include "runtime/gpu/gx/vertex_loader.h"
 
@@ -21,6 +22,7 @@ struct DrawSnapshot {
   CpState cp;
   XfState xf;
   BpState bp;
+  RasterState raster; ///< decoded from `xf` and `bp` when the batch starts
 };
 
 } // namespace kiln::gx

@@ -270,6 +270,8 @@ uint32_t pi_cause(const Machine& m) {
   for (const ExiChannel& ch : h.exi)
     if ((bit(ch.csr, 1) && bit(ch.csr, 0)) || (bit(ch.csr, 3) && bit(ch.csr, 2)) || (bit(ch.csr, 11) && bit(ch.csr, 10))) cause |= pi_irq::exi;
   if (bit(h.ai_control, 3) && bit(h.ai_control, 2)) cause |= pi_irq::ai;
+  if (m.pe.token_interrupt()) cause |= pi_irq::pe_token;
+  if (m.pe.finish_interrupt()) cause |= pi_irq::pe_finish;
   const uint32_t d = file_read(h.dsp, dsp_csr, 2);
   if ((bit(d, 3) && bit(d, 4)) || (bit(d, 5) && bit(d, 6)) || (bit(d, 7) && bit(d, 8))) cause |= pi_irq::dsp;
   return cause;
@@ -446,7 +448,11 @@ uint32_t hardware_read(Machine& m, uint32_t address, unsigned size) {
   check_interrupts(m, m.cpu.pc);
   Hardware& h = m.hw;
   if (address >= cp && address + size <= cp + h.cp.size()) return file_read(h.cp, address - cp, size);
-  if (address >= pe && address + size <= pe + h.pe.size()) return file_read(h.pe, address - pe, size);
+  if (address >= pe && address + size <= pe + h.pe.size()) {
+    uint16_t value = 0;
+    if (size == 2 && m.pe.read16(address - pe, value)) return value; // interrupt status and token
+    return file_read(h.pe, address - pe, size);
+  }
   if (address >= mi && address + size <= mi + h.mi.size()) return file_read(h.mi, address - mi, size);
   if (address >= vi && address + size <= vi + h.vi.size()) {
     file_write(h.vi, vi_vcount_at, 2, vi_line(h));
@@ -467,7 +473,10 @@ void hardware_write(Machine& m, uint32_t address, unsigned size, uint32_t value)
   check_interrupts(m, m.cpu.pc);
   Hardware& h = m.hw;
   if (address >= cp && address + size <= cp + h.cp.size()) return file_write(h.cp, address - cp, size, value);
-  if (address >= pe && address + size <= pe + h.pe.size()) return file_write(h.pe, address - pe, size, value);
+  if (address >= pe && address + size <= pe + h.pe.size()) {
+    if (size == 2 && m.pe.write16(address - pe, static_cast<uint16_t>(value))) return;
+    return file_write(h.pe, address - pe, size, value);
+  }
   if (address >= mi && address + size <= mi + h.mi.size()) return file_write(h.mi, address - mi, size, value);
   if (address >= vi && address + size <= vi + h.vi.size()) {
     if (address - vi >= vi_vcount_at && address - vi < vi_di_at) unknown_register(m, address, size, true, value, "the beam position is read-only");
@@ -510,6 +519,12 @@ void gather_pipe_write(Machine& m, unsigned size, uint64_t value) {
     if (h.gather_fill < h.gather.size()) continue;
     h.gather_fill = 0;
     h.gx_stream.insert(h.gx_stream.end(), h.gather.begin(), h.gather.end());
+    // The command processor runs every command the burst completes; a command still straddling waits for the next.
+    m.gx_consumed += m.gx->run(std::span(h.gx_stream).subspan(m.gx_consumed), m.gx_consumed);
+    for (const gx::Event& event : m.gx->take_events()) {
+      if (event.kind == gx::EventKind::draw) ++m.gx_draws;
+      else m.pe.consume(event);
+    }
     // The burst goes to memory at PI's FIFO write pointer, which wraps from the FIFO's end to its base.
     if (h.pi_fifo_end > h.pi_fifo_base) {
       const uint32_t at = h.pi_fifo_write & 0x03FFFFE0u;

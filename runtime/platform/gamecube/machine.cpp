@@ -7,7 +7,7 @@
 
 namespace kiln::gamecube {
 
-Machine::Machine() : mem1(memory_map::mem1_size), aram(memory_map::aram_size) {
+Machine::Machine() : mem1(memory_map::mem1_size), aram(memory_map::aram_size), gx(std::make_unique<gx::CommandProcessor>(mem1)) {
   // SRAM (64 bytes behind the IPL device): zero settings with the checksums the SDK verifies over the 16-bit
   // words at 0x0C-0x13 (their sum at 0x00, the sum of their complements at 0x02; libogc documents the check).
   uint32_t sum = 0, inverse = 0;

@@ -8,11 +8,14 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "runtime/base/bits.h"
 #include "runtime/core/ppc/cpu.h"
+#include "runtime/gpu/gx/command_processor.h"
+#include "runtime/gpu/gx/pixel_engine.h"
 #include "runtime/platform/gamecube/hardware.h"
 
 namespace kiln::gamecube {
@@ -50,6 +53,12 @@ struct Machine {
   std::vector<uint8_t> aram;
   std::array<uint8_t, memory_map::locked_cache_size> locked_cache{};
   Hardware hw;
+  /// The GX command processor reading the gather pipe's bursts (hw.gx_stream) as they complete, and the PE its
+  /// draw-done and token events drive (PE registers, PI causes 9 and 10). Draws are counted, not drawn here.
+  std::unique_ptr<gx::CommandProcessor> gx;
+  gx::PixelEngine pe;
+  size_t gx_consumed = 0; ///< bytes of hw.gx_stream the command processor has run
+  uint64_t gx_draws = 0;
   bool decrementer_pending = false;
   unsigned handler_depth = 0; ///< nested exception handlers running (bounded)
   std::string disc_image;     ///< path of the disc image DI reads, empty when booted from a DOL

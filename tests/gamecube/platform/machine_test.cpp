@@ -229,6 +229,27 @@ TEST_CASE("gamecube gather pipe: 32-byte bursts into the FIFO at PI's write poin
   CHECK(m->hw.gx_stream.size() == 64);
 }
 
+TEST_CASE("gamecube PE: a token and draw done sent through the gather pipe raise PI causes 9 and 10") {
+  auto m = std::make_unique<gc::Machine>();
+  gc::Bus bus{*m};
+  m->cpu.spr[ppc::spr::hid2] = ppc::hid2::wpe;
+  m->cpu.spr[ppc::spr::wpar] = 0x0C008000u;
+  bus.write16(0xCC00100Au, 0x3); // PE: token and finish interrupts enabled
+  // LOAD_BP 0x48 (token 0xABCD with its interrupt), LOAD_BP 0x45 (draw done, 0x02), NOPs to the burst's end.
+  const std::vector<uint8_t> burst{0x61, 0x48, 0x00, 0xAB, 0xCD, 0x61, 0x45, 0x00, 0x00, 0x02};
+  for (uint8_t b : burst) bus.write8(0xCC008000u, b);
+  CHECK((bus.read32(0xCC003000u) & ((1u << 9) | (1u << 10))) == 0); // not run before the burst is whole
+  for (size_t i = burst.size(); i < 32; ++i) bus.write8(0xCC008000u, 0x00);
+  CHECK(bus.read16(0xCC00100Eu) == 0xABCD);
+  CHECK(bus.read16(0xCC00100Au) == 0xF);
+  CHECK((bus.read32(0xCC003000u) & ((1u << 9) | (1u << 10))) == ((1u << 9) | (1u << 10)));
+  bus.write16(0xCC00100Au, 0x3 | 0x4); // acknowledge the token
+  CHECK((bus.read32(0xCC003000u) & ((1u << 9) | (1u << 10))) == (1u << 10));
+  bus.write16(0xCC00100Au, 0x3 | 0x8); // and the finish
+  CHECK((bus.read32(0xCC003000u) & ((1u << 9) | (1u << 10))) == 0);
+  CHECK(m->pe.finishes() == 1);
+}
+
 TEST_CASE("gamecube interrupts: external before the decrementer, each to its handler and back with rfi") {
   auto m = std::make_unique<gc::Machine>();
   std::vector<uint32_t> code;

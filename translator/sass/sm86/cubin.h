@@ -73,6 +73,19 @@ enum class InstructionSet : uint8_t {
   volta,    ///< sm_70-90: 128-bit instructions with their control bits (this decoder)
 };
 
+/// Where CUDA's driver puts the launch shape in constant bank 0 (byte offsets of three-word vectors and of the
+/// local-memory stack top), which differs between the two families.
+struct DriverConstants {
+  uint32_t block_dim = 0;  ///< blockDim.x, .y, .z
+  uint32_t grid_dim = 0;   ///< gridDim.x, .y, .z
+  uint32_t stack_top = 0;  ///< the per-thread local-memory size the kernel's first MOV R1 reads
+};
+/// Maxwell/Pascal: blockDim at 0x8, gridDim at 0x14, stack at 0x20 (parameters from 0x140); Volta and later:
+/// 0x0, 0xc, 0x28 (parameters from 0x160). From the kernels' own reads in the CUDA 11.8 listings.
+constexpr DriverConstants driver_constants(InstructionSet family) {
+  return family == InstructionSet::maxwell ? DriverConstants{0x8, 0x14, 0x20} : DriverConstants{0x0, 0xc, 0x28};
+}
+
 struct Cubin {
   std::string file;                  ///< the name errors use
   uint32_t sm_version = 0;           ///< from the ELF header: 50, 53, 75, 86, 90, ...

@@ -28,7 +28,7 @@ ShuffleLane shuffle_lane(ir::Builder& b, ShuffleMode mode, ValueId lane_operand,
   const ValueId segment = b.op(Op::And, b.op(Op::LShr, clamp_segment, b.u32(8)), b.u32(31));
   const ValueId min_lane = b.op(Op::And, lane, segment);
   const ValueId max_lane = b.op(Op::Or, min_lane, b.op(Op::And, clamp, b.op(Op::Not, segment)));
-  ValueId source, valid;
+  ValueId source = lane, valid = b.boolean(true);
   switch (mode) {
   case ShuffleMode::up:
     source = b.op(Op::ISub, lane, bv);
@@ -114,7 +114,7 @@ std::array<ValueId, 2> vote(ir::Builder& b, VoteMode mode, ValueId predicate) {
   // Lanes past the workgroup do not exist: "all" compares with the lanes present.
   const ValueId ballot = b.emit(Op::Ballot, Type::U32, {predicate});
   const ValueId present = b.emit(Op::Ballot, Type::U32, {b.boolean(true)});
-  ValueId result;
+  ValueId result = b.boolean(false);
   switch (mode) {
   case VoteMode::all: result = b.op(Op::IEq, ballot, present); break;
   case VoteMode::any: result = b.op(Op::INe, ballot, b.u32(0)); break;

@@ -200,6 +200,8 @@ public:
     for (size_t i = 0; i < program.instructions.size(); ++i) index_of_[program.instructions[i].address] = i;
   }
 
+  void set_relocated_addresses(std::vector<uint64_t> addresses) { context_.relocated_addresses = std::move(addresses); }
+
   void run() {
     if (program_.instructions.empty()) throw Error(fmt::format("{}: no instructions", program_.name));
     find_leaders();
@@ -584,6 +586,10 @@ private:
   void lower_instruction(const Instruction& instruction) {
     const auto lower = [&] {
       if (instruction.opcode == Opcode::nop || instruction.opcode == Opcode::depbar) return;
+      const auto& relocated = context_.relocated_addresses;
+      if (std::find(relocated.begin(), relocated.end(), instruction.address) != relocated.end()) {
+        context_.fail("an operand the loader relocates (a module symbol's address) is not supported");
+      }
       if (context_.lower_integer(instruction) || context_.lower_alu(instruction) || context_.lower_wide(instruction)) return;
       const bool done = context_.compute() ? context_.lower_compute(instruction)
                                            : context_.lower_io(instruction) || context_.lower_texture(instruction) || context_.lower_quad(instruction);
@@ -640,14 +646,18 @@ ir::Function lower_graphics(const Program& program, const LowerOptions& options)
 
 ir::Function lower_kernel(const sm86::Kernel& kernel, const std::string& file) {
   const std::string name = fmt::format("{}: kernel {}", file, kernel.name);
-  const Program program = decode_program(kernel.code, name, ProgramKind::compute);
+  Program program = decode_program(kernel.code, name, ProgramKind::compute);
+  program.code_offset = kernel.code_file_offset; // errors give file offsets
+
   const sm86::ConstantBufferLayout layout = sm86::constant_buffer_layout(kernel);
   ir::Function function;
   function.kernel.name = kernel.name;
   function.kernel.shared_bytes = kernel.shared_memory_size;
   function.kernel.const_bank_bytes = layout.size;
   function.kernel.private_bytes = kernel.local_memory_size;
-  CfgBuilder(function, program, {}, {}, &layout).run();
+  CfgBuilder builder(function, program, {}, {}, &layout);
+  builder.set_relocated_addresses(kernel.code_relocations);
+  builder.run();
   ir::run_passes(function);
   return function;
 }

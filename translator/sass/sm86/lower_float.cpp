@@ -13,17 +13,7 @@ namespace kiln::sass::sm86 {
 using ir::Op;
 using ir::Type;
 
-namespace {
-ir::Rounding rounding_of(Modifier mode) {
-  return mode == Modifier::RZ ? ir::Rounding::zero : mode == Modifier::RM ? ir::Rounding::minus_infinity : ir::Rounding::plus_infinity;
-}
-} // namespace
-
 ir::ValueId Lowerer::flush(ValueId value, bool ftz) { return ftz ? b_.op(Op::FFlushDenormal, value) : value; }
-
-ir::ValueId Lowerer::round_directed(ValueId rounded, ValueId error, Modifier mode) {
-  return ir::round_towards(b_, rounded, error, rounding_of(mode));
-}
 
 void Lowerer::lower_float_arith(const Instruction& instruction, bool is_double) {
   const bool ftz = instruction.has(Modifier::FTZ);

@@ -193,10 +193,20 @@ bool LowerContext::lower_integer(const Instruction& in) {
     case 0: break;
     case 1: c = b.op(Op::And, c, b.u32(0xffff)); break;  // CLO
     case 2: c = b.op(Op::LShr, c, b.u32(16)); break;     // CHI
-    case 3: {                                            // CSFU: sign fix-up of two signed high parts
-      const ValueId adjust_a = b.op(Op::Shl, b.op(Op::LShr, a, b.u32(31)), b.u32(16));
-      const ValueId adjust_b = b.op(Op::Shl, b.op(Op::LShr, bh, b.u32(31)), b.u32(16));
-      c = b.op(Op::ISub, c, b.op(Op::IAdd, adjust_a, adjust_b));
+    case 3: {
+      // CSFU (sign fix-up) ends ptxas's 32x32 signed high multiply: a.H1 * b.H1 + c, less 2^16 for each
+      // cross product (a.H1 * b.H0, a.H0 * b.H1) that is negative, since IADD3.RS sums those as unsigned words.
+      // A cross product is negative when its high half is and the other operand's low half is not zero. (The
+      // zero test is kiln's reading: without it, mul.hi of 0 by a negative constant comes out as -1.)
+      const auto other_half = [&](const Operand& operand) {
+        const ValueId value = bits(operand);
+        return operand.selector == 1 ? b.op(Op::And, value, b.u32(0xffff)) : b.op(Op::LShr, value, b.u32(16));
+      };
+      const auto negative_cross = [&](ValueId high_part, const Operand& other) {
+        const ValueId negative = b.op(Op::LAnd, b.op(Op::SLt, high_part, b.u32(0)), b.op(Op::INe, other_half(other), b.u32(0)));
+        return b.select(negative, b.u32(0x10000), b.u32(0));
+      };
+      c = b.op(Op::ISub, c, b.op(Op::IAdd, negative_cross(a, b_operand), negative_cross(bh, a_operand)));
       break;
     }
     case 4: c = b.op(Op::IAdd, c, b.op(Op::Shl, b_raw, b.u32(16))); break; // CBCC

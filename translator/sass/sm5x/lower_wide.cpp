@@ -182,7 +182,10 @@ bool LowerContext::lower_wide(const Instruction& in) {
       }
       return lanes;
     };
-    const auto x = pair(ops.at(1)), y = pair(ops.at(2));
+    const auto x = pair(ops.at(1));
+    // HADD2's literal form: two half literals (as float bits), the high half printed first.
+    const bool literal = ops.at(2).kind == OperandKind::float32;
+    const std::array<ValueId, 2> y = literal ? std::array<ValueId, 2>{to_float(bits(ops.at(3))), to_float(bits(ops.at(2)))} : pair(ops.at(2));
     std::array<ValueId, 2> lanes;
     for (size_t lane = 0; lane < 2; ++lane) {
       if (in.opcode == Opcode::hadd2) lanes[lane] = b.op(Op::FAdd, x[lane], y[lane]);

@@ -77,6 +77,7 @@ struct ArchitectureResult {
   size_t passed = 0, run = 0;
   std::vector<std::string> untranslated; ///< "kernel: error" for each kernel kiln cannot translate yet
   std::vector<std::string> wrong;        ///< kernels that ran and differ from their reference
+  std::vector<std::string> absent;       ///< kernels the target's cubin does not hold
 };
 
 // The same cases and inputs against the CUDA 11.8 cubins of one Maxwell/Pascal target: a kernel the lowering
@@ -91,7 +92,13 @@ ArchitectureResult run_cuda118(vulkan::Context& context, uint64_t seed, const st
     if (inserted) it->second = sass::sm86::load_cubin(fixtures / (corpus_case.file + ".cubin"));
     REQUIRE(it->second.family == sass::sm86::InstructionSet::maxwell);
     const sass::sm86::Kernel* kernel = it->second.find_kernel(corpus_case.kernel);
-    REQUIRE(kernel != nullptr);
+    if (kernel == nullptr) {
+      // half_double.cu compiles its half-precision kernels for sm_53 and later only (__CUDA_ARCH__ >= 530).
+      CHECK((arch == "sm_50" || arch == "sm_52"));
+      CHECK(corpus_case.file == "half_double");
+      result.absent.push_back(corpus_case.kernel);
+      continue;
+    }
     ++result.run;
     test::Random random(test::kernel_seed(seed, corpus_case.kernel));
     const test::Launch launch = corpus_case.make(random);
@@ -122,15 +129,16 @@ TEST_CASE("maxwell and pascal corpus kernels on lavapipe match their C++ referen
   INFO("seed " << seed);
   WARN("corpus inputs seeded with " << seed);
   // Kernels of the 68 that must pass on each target (the lowering's coverage today; raise as it grows).
-  const std::pair<const char*, size_t> targets[] = {{"sm_53", 0}};
+  const std::pair<const char*, size_t> targets[] = {{"sm_53", 67}, {"sm_50", 65}, {"sm_52", 65}, {"sm_60", 67}, {"sm_61", 67}, {"sm_62", 67}};
   for (const auto& [arch, required] : targets) {
     const ArchitectureResult result = run_cuda118(context, seed, arch);
     std::string listing;
     for (const std::string& line : result.untranslated) listing += "\n  not translated: " + line;
     for (const std::string& line : result.wrong) listing += "\n  differs: " + line;
+    for (const std::string& name : result.absent) listing += "\n  not in the cubin: " + name;
     WARN(arch << ": " << result.passed << " of " << result.run << " kernels run on lavapipe match their references; "
               << result.untranslated.size() << " not translated, " << result.wrong.size() << " differ" << listing);
-    CHECK(result.run == 68);
+    CHECK(result.run + result.absent.size() == 68);
     CHECK(result.passed >= required);
   }
   const auto messages = context.validation_log().messages();

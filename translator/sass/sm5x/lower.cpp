@@ -200,7 +200,7 @@ public:
     for (size_t i = 0; i < program.instructions.size(); ++i) index_of_[program.instructions[i].address] = i;
   }
 
-  void set_relocated_addresses(std::vector<uint64_t> addresses) { context_.relocated_addresses = std::move(addresses); }
+  void set_relocations(std::vector<sm86::CodeRelocation> relocations) { context_.relocations = std::move(relocations); }
 
   void run() {
     if (program_.instructions.empty()) throw Error(fmt::format("{}: no instructions", program_.name));
@@ -583,12 +583,28 @@ private:
     cfg.target = otherwise;
   }
 
+  /// MOV32I Rd, 32@lo(symbol) / 32@hi(symbol): a word of the symbol's device address, which is the module's
+  /// global memory base (in the constant buffer, constant_buffer.h) plus the symbol's offset there.
+  void lower_relocated(const Instruction& instruction, const sm86::CodeRelocation& relocation) {
+    const bool low = relocation.type == sm86::kRelocationAbs32Lo20, high = relocation.type == sm86::kRelocationAbs32Hi20;
+    const auto* layout = context_.constant_layout;
+    if (instruction.opcode != Opcode::mov32i || !(low || high) || !relocation.global_offset || !layout || !layout->global_base) {
+      context_.fail(fmt::format("relocation type {} against {} is not supported", relocation.type, relocation.symbol));
+    }
+    auto& b = context_.b;
+    const ir::ValueId base = b.load(ir::Op::LoadConst, ir::MemoryWidth::B64, b.u32(*layout->global_base));
+    const ir::ValueId address = b.op(ir::Op::IAdd, base, b.u64(*relocation.global_offset + relocation.addend));
+    const ir::ValueId word = b.convert(ir::Op::Trunc, ir::Type::U32, high ? b.op(ir::Op::LShr, address, b.u32(32)) : address);
+    context_.set_reg(static_cast<uint8_t>(instruction.operands.at(0).index), word);
+  }
+
   void lower_instruction(const Instruction& instruction) {
     const auto lower = [&] {
       if (instruction.opcode == Opcode::nop || instruction.opcode == Opcode::depbar) return;
-      const auto& relocated = context_.relocated_addresses;
-      if (std::find(relocated.begin(), relocated.end(), instruction.address) != relocated.end()) {
-        context_.fail("an operand the loader relocates (a module symbol's address) is not supported");
+      for (const sm86::CodeRelocation& relocation : context_.relocations) {
+        if (relocation.offset != instruction.address) continue;
+        lower_relocated(instruction, relocation);
+        return;
       }
       if (context_.lower_integer(instruction) || context_.lower_alu(instruction) || context_.lower_wide(instruction)) return;
       const bool done = context_.compute() ? context_.lower_compute(instruction)
@@ -656,7 +672,7 @@ ir::Function lower_kernel(const sm86::Kernel& kernel, const std::string& file) {
   function.kernel.const_bank_bytes = layout.size;
   function.kernel.private_bytes = kernel.local_memory_size;
   CfgBuilder builder(function, program, {}, {}, &layout);
-  builder.set_relocated_addresses(kernel.code_relocations);
+  builder.set_relocations(kernel.code_symbols);
   builder.run();
   ir::run_passes(function);
   return function;

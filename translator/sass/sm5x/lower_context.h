@@ -76,8 +76,8 @@ public:
   const sm86::ConstantBufferLayout* constant_layout = nullptr;
   bool compute() const { return constant_layout != nullptr; }
   std::optional<uint32_t> clock_local; ///< SR_CLOCKLO's per-invocation counter, once read
-  /// Code addresses whose operand the loader patches (a module symbol's address): the word holds 0 there.
-  std::vector<uint64_t> relocated_addresses;
+  /// Operands the loader patches (a module symbol's address): the word holds 0 there.
+  std::vector<sm86::CodeRelocation> relocations;
 
 private:
   void lower_texture_vector(const Instruction& instruction); ///< TEX, TLD, TLD4, TXQ

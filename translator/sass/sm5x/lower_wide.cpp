@@ -15,7 +15,7 @@ using ir::Type;
 using ir::ValueId;
 
 // %ITYPE: U8,U16,U32,U64,S8,S16,S32,S64; %FTYPE: ?,F16,F32,F64.
-constexpr uint32_t kU32 = 2, kU64 = 3, kS32 = 6, kS64 = 7;
+constexpr uint32_t kU64 = 3, kS64 = 7;
 constexpr uint32_t kF16 = 1, kF32 = 2, kF64 = 3;
 bool is_signed_type(uint32_t type) { return type >= 4; }
 unsigned type_bits(uint32_t type) { return 8u << (type & 3); }

@@ -96,18 +96,31 @@ ValueId half_to_float(ir::Builder& b, ValueId bits16) {
   return b.convert(Op::Bitcast, Type::F32, b.op(Op::Or, b.convert(Op::Bitcast, Type::U32, magnitude), sign));
 }
 
-ValueId float_atomic_add(ir::Builder& b, bool shared, ValueId address, ValueId value_bits) {
+ValueId atomic_update_loop(ir::Builder& b, bool shared, ValueId address, const std::function<ValueId(ValueId)>& update) {
   const uint32_t result = b.add_local(Type::U32);
   b.loop([&](uint32_t label) {
     const ValueId current = b.load(shared ? Op::LoadShared : Op::LoadGlobal, ir::MemoryWidth::B32, address);
-    const ValueId sum = b.convert(Op::Bitcast, Type::U32,
-                                  b.op(Op::FAdd, b.convert(Op::Bitcast, Type::F32, current), b.convert(Op::Bitcast, Type::F32, value_bits)));
-    const ValueId seen = b.emit(shared ? Op::AtomicCasShared : Op::AtomicCasGlobal, Type::U32, {address, current, sum});
+    const ValueId seen = b.emit(shared ? Op::AtomicCasShared : Op::AtomicCasGlobal, Type::U32, {address, current, update(current)});
     b.store_local(result, seen);
     b.if_then(b.op(Op::IEq, seen, current), [&] { b.break_to(label); });
     b.continue_to(label);
   });
   return b.load_local(result);
+}
+
+ValueId atomic_wrapping_step(ir::Builder& b, bool shared, ValueId address, ValueId limit, bool increment) {
+  return atomic_update_loop(b, shared, address, [&](ValueId old) {
+    if (increment) return b.select(b.op(Op::UGe, old, limit), b.u32(0), b.op(Op::IAdd, old, b.u32(1)));
+    const ValueId wraps = b.op(Op::LOr, b.op(Op::IEq, old, b.u32(0)), b.op(Op::UGt, old, limit));
+    return b.select(wraps, limit, b.op(Op::ISub, old, b.u32(1)));
+  });
+}
+
+ValueId float_atomic_add(ir::Builder& b, bool shared, ValueId address, ValueId value_bits) {
+  return atomic_update_loop(b, shared, address, [&](ValueId current) {
+    const auto as_float = [&](ValueId bits) { return b.convert(Op::Bitcast, Type::F32, bits); };
+    return b.convert(Op::Bitcast, Type::U32, b.op(Op::FAdd, as_float(current), as_float(value_bits)));
+  });
 }
 
 std::array<ValueId, 2> vote(ir::Builder& b, VoteMode mode, ValueId predicate) {

@@ -3,6 +3,7 @@
 // lowerings share, as IR built with the caller's builder. Each lowering decodes its own operands and modifiers
 // and calls these for the semantics.
 #include <array>
+#include <functional>
 
 #include "translator/ir/builder.h"
 #include "translator/ir/rounding.h"
@@ -36,6 +37,14 @@ ir::ValueId divide_needs_slow_path(ir::Builder& b, ir::ValueId dividend_bits, ir
 
 /// The float (exact) of the IEEE half whose bits are the low 16 of `bits16`.
 ir::ValueId half_to_float(ir::Builder& b, ir::ValueId bits16);
+
+/// A 32-bit atomic read-modify-write as a compare-and-swap loop: `update` builds the new value from the old one.
+/// Returns the old value. `shared` selects workgroup memory (address U32) over global (U64).
+ir::ValueId atomic_update_loop(ir::Builder& b, bool shared, ir::ValueId address, const std::function<ir::ValueId(ir::ValueId old)>& update);
+
+/// CUDA's atomicInc / atomicDec (ATOM.INC/.DEC): old >= limit ? 0 : old + 1, and (old == 0 || old > limit) ? limit :
+/// old - 1, unsigned; through atomic_update_loop. Returns the old value.
+ir::ValueId atomic_wrapping_step(ir::Builder& b, bool shared, ir::ValueId address, ir::ValueId limit, bool increment);
 
 /// A float atomic add (32-bit) as a compare-and-swap loop, as Vulkan 1.2 has no float atomics without an
 /// extension; returns the old value's bits. `shared` selects workgroup memory (address U32) over global (U64).

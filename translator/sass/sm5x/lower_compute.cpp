@@ -138,6 +138,9 @@ bool LowerContext::lower_compute(const Instruction& in) {
       if (type == 3) {
         if (op != 0) fail("float atomics other than ADD are not supported");
         old = float_atomic_add(b, shared, address, value);
+      } else if (op == 3 || op == 4) {
+        if (wide) fail("64-bit atomic INC/DEC does not exist");
+        old = atomic_wrapping_step(b, shared, address, value, op == 3);
       } else if (type == 6) {
         fail("double-precision atomic add is not supported");
       } else {
@@ -150,7 +153,7 @@ bool LowerContext::lower_compute(const Instruction& in) {
         case 6: atomic = ir::AtomicOp::Or; break;
         case 7: atomic = ir::AtomicOp::Xor; break;
         case 8: atomic = ir::AtomicOp::Exchange; break;
-        default: fail("atomic INC/DEC is not supported");
+        default: fail("atomic operation not supported");
         }
         old = b.emit(shared ? Op::AtomicShared : Op::AtomicGlobal, value_type, {address, value}, static_cast<uint64_t>(atomic));
       }

@@ -88,8 +88,15 @@ ArchitectureResult run_cuda118(vulkan::Context& context, uint64_t seed, const st
   std::map<std::string, sass::sm86::Cubin> cubins;
   for (test::CorpusCase& corpus_case : test::corpus_cases()) {
     INFO(arch << ": " << corpus_case.file << ": " << corpus_case.kernel);
+    // The -G build holds only some of the corpus files (regenerate_cuda118.sh).
+    const std::filesystem::path path = fixtures / (corpus_case.file + ".cubin");
+    const bool debug_build = arch.ends_with("-G");
+    if (debug_build && !std::filesystem::exists(path)) {
+      result.absent.push_back(corpus_case.kernel);
+      continue;
+    }
     auto [it, inserted] = cubins.try_emplace(corpus_case.file);
-    if (inserted) it->second = sass::sm86::load_cubin(fixtures / (corpus_case.file + ".cubin"));
+    if (inserted) it->second = sass::sm86::load_cubin(path);
     REQUIRE(it->second.family == sass::sm86::InstructionSet::maxwell);
     const sass::sm86::Kernel* kernel = it->second.find_kernel(corpus_case.kernel);
     if (kernel == nullptr) {
@@ -129,7 +136,9 @@ TEST_CASE("maxwell and pascal corpus kernels on lavapipe match their C++ referen
   INFO("seed " << seed);
   WARN("corpus inputs seeded with " << seed);
   // Kernels of the 68 that must pass on each target: all that its cubin holds (sm_50/52 lack the two half kernels).
-  const std::pair<const char*, size_t> targets[] = {{"sm_53", 68}, {"sm_50", 66}, {"sm_52", 66}, {"sm_60", 68}, {"sm_61", 68}, {"sm_62", 68}};
+  // sm_53-G: the unoptimised (-G) build, whose kernels mostly do not translate yet (translator-sm5x.md).
+  const std::pair<const char*, size_t> targets[] = {{"sm_53", 68}, {"sm_50", 66}, {"sm_52", 66}, {"sm_60", 68},
+                                                    {"sm_61", 68}, {"sm_62", 68}, {"sm_53-G", 5}};
   for (const auto& [arch, required] : targets) {
     const ArchitectureResult result = run_cuda118(context, seed, arch);
     std::string listing;
@@ -140,6 +149,7 @@ TEST_CASE("maxwell and pascal corpus kernels on lavapipe match their C++ referen
               << result.untranslated.size() << " not translated, " << result.wrong.size() << " differ" << listing);
     CHECK(result.run + result.absent.size() == 68);
     CHECK(result.passed >= required);
+    CHECK(result.wrong.empty()); // a kernel that translates must compute the reference's outputs
   }
   const auto messages = context.validation_log().messages();
   for (const auto& message : messages) UNSCOPED_INFO(message);

@@ -200,6 +200,7 @@ public:
     for (size_t i = 0; i < program.instructions.size(); ++i) index_of_[program.instructions[i].address] = i;
   }
 
+  void set_reads_memory_windows(bool reads) { context_.reads_memory_windows = reads; }
   void set_relocations(std::vector<sm86::CodeRelocation> relocations) { context_.relocations = std::move(relocations); }
 
   void run() {
@@ -672,6 +673,13 @@ ir::Function lower_kernel(const sm86::Kernel& kernel, const std::string& file) {
   function.kernel.const_bank_bytes = layout.size;
   function.kernel.private_bytes = kernel.local_memory_size;
   CfgBuilder builder(function, program, {}, {}, &layout);
+  bool windows = false;
+  for (const Instruction& instruction : program.instructions) {
+    for (const Operand& operand : instruction.operands) {
+      windows = windows || (operand.kind == OperandKind::constant_buffer && operand.index == 0 && operand.value < 0x8);
+    }
+  }
+  builder.set_reads_memory_windows(windows);
   builder.set_relocations(kernel.code_symbols);
   builder.run();
   ir::run_passes(function);

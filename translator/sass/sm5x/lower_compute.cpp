@@ -70,8 +70,12 @@ bool LowerContext::lower_compute(const Instruction& in) {
     const bool load = in.opcode == Opcode::ldg || in.opcode == Opcode::ld || in.opcode == Opcode::lds || in.opcode == Opcode::ldl;
     const bool local = in.opcode == Opcode::ldl || in.opcode == Opcode::stl;
     const bool shared = in.opcode == Opcode::lds || in.opcode == Opcode::sts;
-    if ((in.opcode == Opcode::ld || in.opcode == Opcode::st) && ops.back().kind == OperandKind::predicate && ops.back().index != kPT) {
-      fail("generic accesses with a shared-window predicate are not supported");
+    // Generic LD/ST: a generic pointer into shared or local memory is formed by adding a window base that the
+    // kernel reads from the driver area below c[0x0][0x8]; a kernel that reads none has only global generic
+    // pointers, and its LD/ST are global accesses. Their predicate operand, which ptxas takes from LEA.HI.X's carry
+    // when it converts a pointer, does not change a valid address's access and is not read.
+    if ((in.opcode == Opcode::ld || in.opcode == Opcode::st) && reads_memory_windows) {
+      fail("generic accesses in a kernel that forms shared or local window addresses are not supported");
     }
     const size_t at = memory_index();
     const Operand& memory = ops[at];

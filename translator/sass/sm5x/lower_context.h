@@ -76,6 +76,8 @@ public:
   const sm86::ConstantBufferLayout* constant_layout = nullptr;
   bool compute() const { return constant_layout != nullptr; }
   std::optional<uint32_t> clock_local; ///< SR_CLOCKLO's per-invocation counter, once read
+  /// The kernel reads the driver area's window bases (a c[0x0][...] operand whose offset is below 0x8).
+  bool reads_memory_windows = false;
   /// Operands the loader patches (a module symbol's address): the word holds 0 there.
   std::vector<sm86::CodeRelocation> relocations;
 

@@ -154,7 +154,6 @@ bool LowerContext::lower_integer(const Instruction& in) {
     return true;
   }
   case Opcode::lea: {
-    if (ops.at(0).index != kPT) fail("LEA with a predicate result is not supported");
     const bool high = !in.modifier_text("HI").empty();
     const ValueId a = bits(ops.at(2));
     if (ops.at(2).negate) fail("LEA with a negated operand is not supported");
@@ -167,7 +166,14 @@ bool LowerContext::lower_integer(const Instruction& in) {
       const ValueId wide = b.op(Op::Pack64, a, bits(ops.at(4)));
       part = b.convert(Op::Trunc, ir::Type::U32, b.op(Op::LShr, b.op(Op::Shl, wide, b.u32(shift)), b.u32(32)));
     }
-    set_reg(static_cast<uint8_t>(ops.at(1).index), add(part, bits(ops.at(3)), 0));
+    ValueId carry_in = b.u32(0);
+    if (extended) carry_in = flag(Flag::carry);
+    const Sum sum = add_with_carry(part, bits(ops.at(3)), carry_in);
+    if (write_cc) set_result_flags(sum.value, sum.carry, sum.overflow, extended);
+    // The predicate result: the carry out of the add (kiln's reading; ptxas's generic-pointer conversions
+    // `LEA.HI.X P0, ...` feed it to the LD/ST that follow, where a valid address never sets it).
+    set_pred(static_cast<uint8_t>(ops.at(0).index), b.op(Op::INe, sum.carry, b.u32(0)));
+    set_reg(static_cast<uint8_t>(ops.at(1).index), sum.value);
     return true;
   }
   case Opcode::xmad: {

@@ -13,6 +13,7 @@
 #include "tools/kiln/command_registry.h"
 #include "tools/kiln/shaders_graphics.h"
 #include "translator/ir/ir.h"
+#include "translator/sass/sm5x/lower.h"
 #include "translator/sass/sm86/cubin.h"
 #include "translator/sass/sm86/lower.h"
 #include "translator/spirv/emit_compute.h"
@@ -47,10 +48,7 @@ void translate(const TranslateOptions& options) {
   }
   const kiln::sass::sm86::Cubin cubin = kiln::sass::sm86::load_cubin(options.input);
   // A cubin names its architecture in its ELF header; --arch is for raw graphics programs, which do not.
-  if (cubin.family == kiln::sass::sm86::InstructionSet::maxwell) {
-    throw Error(kiln::in_file(options.input), fmt::format("sm_{} cubin: kiln does not lower Maxwell/Pascal compute kernels yet "
-                                                          "(graphics programs translate with --arch sm50/sm53/sm60)", cubin.sm_version));
-  }
+  const bool maxwell = cubin.family == kiln::sass::sm86::InstructionSet::maxwell;
   const auto architecture = cubin.architecture;
   std::vector<const kiln::sass::sm86::Kernel*> kernels;
   for (const auto& kernel : cubin.kernels) {
@@ -66,7 +64,8 @@ void translate(const TranslateOptions& options) {
                                                                                      : kiln::spirv::WarpModel::Emulated,
                                             .floats = floats};
   for (const auto* kernel : kernels) {
-    const kiln::ir::Function function = kiln::sass::sm86::translate_kernel(*kernel, options.input, architecture);
+    const kiln::ir::Function function = maxwell ? kiln::sass::sm5x::lower_kernel(*kernel, options.input)
+                                                 : kiln::sass::sm86::translate_kernel(*kernel, options.input, architecture);
     if (options.dump_ir) fmt::print("{}", kiln::ir::to_string(function));
     const std::vector<uint32_t> module = kiln::spirv::emit_compute(function, compute);
     const std::string path = into_folder ? (fs::path(options.output) / (kernel->name + ".spv")).string() : options.output;

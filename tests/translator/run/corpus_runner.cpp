@@ -8,6 +8,7 @@
 
 #include "runtime/base/error.h"
 #include "tests/gpu/compute/compute_dispatch.h"
+#include "translator/sass/sm5x/lower.h"
 #include "translator/sass/sm86/constant_buffer.h"
 #include "translator/sass/sm86/lower.h"
 #include "translator/spirv/emit_compute.h"
@@ -72,18 +73,20 @@ size_t compare(const Argument& expected, const Argument& actual, std::string& re
   return mismatches;
 }
 
-std::vector<uint8_t> driver_constant_bank0(const sass::sm86::Kernel& kernel, const Launch& launch, const std::vector<uint64_t>& addresses) {
-  // CUDA's layout: the driver area (blockDim at 0x0, gridDim at 0xc, the local-memory stack top at 0x28),
-  // then the parameters at the offsets .nv.info gives.
+std::vector<uint8_t> driver_constant_bank0(const sass::sm86::Kernel& kernel, const Launch& launch, const std::vector<uint64_t>& addresses,
+                                           sass::sm86::InstructionSet family) {
+  // CUDA's layout: the driver area (launch shape, local-memory stack top), then the parameters at the offsets
+  // .nv.info gives.
+  const sass::sm86::DriverConstants driver = sass::sm86::driver_constants(family);
   std::vector<uint8_t> bank(std::max<size_t>(kernel.constant0.size(), kernel.parameter_base + kernel.parameter_size), 0);
   std::copy(kernel.constant0.begin(), kernel.constant0.end(), bank.begin());
   const auto put = [&](size_t offset, const void* data, size_t size) {
     if (offset + size > bank.size()) throw Error(fmt::format("kernel {}: constant bank 0 too small for {} bytes at {:#x}", kernel.name, size, offset));
     std::memcpy(bank.data() + offset, data, size);
   };
-  put(0x0, launch.block.data(), 12);
-  put(0xc, launch.grid.data(), 12);
-  put(0x28, &kernel.local_memory_size, 4);
+  put(driver.block_dim, launch.block.data(), 12);
+  put(driver.grid_dim, launch.grid.data(), 12);
+  put(driver.stack_top, &kernel.local_memory_size, 4);
   if (kernel.parameters.size() != launch.arguments.size()) {
     throw Error(fmt::format("kernel {}: {} parameters, {} arguments", kernel.name, kernel.parameters.size(), launch.arguments.size()));
   }
@@ -103,7 +106,9 @@ std::vector<uint8_t> driver_constant_bank0(const sass::sm86::Kernel& kernel, con
 
 Launch run_translated(vulkan::Context& context, const sass::sm86::Cubin& cubin, const sass::sm86::Kernel& kernel,
                       const std::string& file, const Launch& launch) {
-  const std::vector<uint32_t> module = spirv::emit_compute(sass::sm86::translate_kernel(kernel, file, cubin.architecture));
+  const bool maxwell = cubin.family == sass::sm86::InstructionSet::maxwell;
+  const std::vector<uint32_t> module =
+      spirv::emit_compute(maxwell ? sass::sm5x::lower_kernel(kernel, file) : sass::sm86::translate_kernel(kernel, file, cubin.architecture));
   const auto messages = spirv::validate(module);
   if (!messages.empty()) throw Error(fmt::format("{}: {}: spirv-val: {}", file, kernel.name, messages.front()));
   std::vector<gpu::AddressableBuffer> buffers(launch.arguments.size());
@@ -119,7 +124,7 @@ Launch run_translated(vulkan::Context& context, const sass::sm86::Cubin& cubin, 
   gpu::AddressableBuffer globals = gpu::create_addressable_buffer(context, std::max<uint64_t>(cubin.global_size, 16));
   std::memset(globals.mapped, 0, globals.size);
   std::copy(cubin.global_init.begin(), cubin.global_init.end(), globals.mapped);
-  const std::vector<uint8_t> bank = sass::sm86::pack_constant_buffer(kernel, driver_constant_bank0(kernel, launch, addresses), globals.address);
+  const std::vector<uint8_t> bank = sass::sm86::pack_constant_buffer(kernel, driver_constant_bank0(kernel, launch, addresses, cubin.family), globals.address);
   gpu::run_compute(context, {.spirv = module, .entry_point = kernel.name, .block = launch.block, .grid = launch.grid, .constant_bank = bank});
 
   Launch result = launch;

@@ -10,9 +10,10 @@
 namespace kiln::test {
 
 /// Constant bank 0 as CUDA's driver fills it for `launch`: the kernel's .nv.constant0 with the driver area
-/// (blockDim at 0x0, gridDim at 0xc, the local-memory stack top at 0x28) and the parameters, pointer arguments
+/// (blockDim, gridDim and the local-memory stack top where `family` has them: sass::sm86::driver_constants) and the parameters, pointer arguments
 /// given by `addresses` (one per argument; scalars' entries are unused).
-std::vector<uint8_t> driver_constant_bank0(const sass::sm86::Kernel& kernel, const Launch& launch, const std::vector<uint64_t>& addresses);
+std::vector<uint8_t> driver_constant_bank0(const sass::sm86::Kernel& kernel, const Launch& launch, const std::vector<uint64_t>& addresses,
+                                           sass::sm86::InstructionSet family = sass::sm86::InstructionSet::volta);
 
 /// Translates `kernel` (its module must pass spirv-val), runs it on `launch` (outputs come poisoned) and
 /// returns the launch with every output and in-out argument as the device left it.

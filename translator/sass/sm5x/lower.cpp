@@ -10,6 +10,7 @@
 #include "runtime/base/error.h"
 #include "translator/ir/passes.h"
 #include "translator/ir/structurize.h"
+#include "translator/ir/warp_schedule.h"
 #include "translator/sass/sm5x/lower_context.h"
 
 namespace kiln::sass::sm5x {
@@ -62,7 +63,77 @@ void LowerContext::set_pred(uint8_t index, ir::ValueId value) {
 }
 
 ir::ValueId LowerContext::const_bank(uint32_t bank, ir::ValueId offset) {
-  return b.emit(ir::Op::LoadConstBank, ir::Type::U32, {offset}, bank);
+  if (!compute()) return b.emit(ir::Op::LoadConstBank, ir::Type::U32, {offset}, bank);
+  const std::optional<uint32_t> bank_offset = constant_layout->offset_of(bank);
+  if (!bank_offset) fail(fmt::format("constant bank {} is not defined by the cubin", bank));
+  return b.load(ir::Op::LoadConst, ir::MemoryWidth::B32, b.op(ir::Op::IAdd, offset, b.u32(*bank_offset)));
+}
+
+ir::ValueId LowerContext::reg64(uint8_t index) {
+  if (index == kRZ) return b.u64(0);
+  return b.op(ir::Op::Pack64, reg(index), reg(static_cast<uint8_t>(index + 1)));
+}
+
+void LowerContext::set_reg64(uint8_t index, ir::ValueId value) {
+  if (index == kRZ) return;
+  set_reg(index, b.convert(ir::Op::Trunc, ir::Type::U32, value));
+  set_reg(static_cast<uint8_t>(index + 1), b.convert(ir::Op::Trunc, ir::Type::U32, b.op(ir::Op::LShr, value, b.u32(32))));
+}
+
+ir::ValueId LowerContext::bits64(const Operand& operand) {
+  switch (operand.kind) {
+  case OperandKind::gpr: return reg64(static_cast<uint8_t>(operand.index));
+  case OperandKind::float64:
+  case OperandKind::integer: return b.u64(static_cast<uint64_t>(operand.value));
+  case OperandKind::constant_buffer: {
+    ir::ValueId offset = b.u32(static_cast<uint32_t>(operand.value));
+    if (operand.base != kRZ) offset = b.op(ir::Op::IAdd, reg(operand.base), offset);
+    return b.op(ir::Op::Pack64, const_bank(operand.index, offset), const_bank(operand.index, b.op(ir::Op::IAdd, offset, b.u32(4))));
+  }
+  default: fail("operand kind not supported as a 64-bit source");
+  }
+}
+
+ir::ValueId LowerContext::double_source(const Operand& operand) {
+  ir::ValueId value = to_double(bits64(operand));
+  if (operand.absolute) value = b.op(ir::Op::FAbs, value);
+  if (operand.negate) value = b.op(ir::Op::FNeg, value);
+  return value;
+}
+
+ir::ValueId LowerContext::flag(Flag which) {
+  auto& local = flag_locals_[static_cast<size_t>(which)];
+  // A flag read before any write reads as clear (0): the hardware's value there is not documented.
+  if (!local) local = b.add_local(which == Flag::carry ? ir::Type::U32 : ir::Type::Bool);
+  return b.load_local(*local);
+}
+
+void LowerContext::set_flags(ir::ValueId zero, ir::ValueId sign, ir::ValueId carry, ir::ValueId overflow) {
+  const ir::ValueId values[] = {zero, sign, carry, overflow};
+  for (size_t i = 0; i < 4; ++i) {
+    auto& local = flag_locals_[i];
+    if (!local) local = b.add_local(i == static_cast<size_t>(Flag::carry) ? ir::Type::U32 : ir::Type::Bool);
+    b.store_local(*local, values[i]);
+  }
+}
+
+LowerContext::Sum LowerContext::add_with_carry(ir::ValueId x, ir::ValueId y, ir::ValueId carry_in) {
+  using ir::Op;
+  const auto wide = [&](ir::ValueId v) { return b.convert(Op::ZExt, ir::Type::U64, v); };
+  const ir::ValueId sum = b.op(Op::IAdd, b.op(Op::IAdd, wide(x), wide(y)), wide(carry_in));
+  const ir::ValueId value = b.convert(Op::Trunc, ir::Type::U32, sum);
+  const ir::ValueId carry = b.convert(Op::Trunc, ir::Type::U32, b.op(Op::LShr, sum, b.u32(32)));
+  // Signed overflow: both addends have the sign the result lacks.
+  const ir::ValueId overflow = b.op(Op::SLt, b.op(Op::And, b.op(Op::Xor, x, value), b.op(Op::Xor, y, value)), b.u32(0));
+  return {value, carry, overflow};
+}
+
+void LowerContext::set_result_flags(ir::ValueId result, ir::ValueId carry, ir::ValueId overflow, bool extended) {
+  using ir::Op;
+  ir::ValueId zero = b.op(Op::IEq, result, b.u32(0));
+  // An extended (.X) result is zero only if the lower word before it was: 64-bit comparisons chain through Z.
+  if (extended) zero = b.op(Op::LAnd, zero, flag(Flag::zero));
+  set_flags(zero, b.op(Op::SLt, result, b.u32(0)), carry, overflow);
 }
 
 ir::ValueId LowerContext::bits(const Operand& operand) {
@@ -89,7 +160,11 @@ ir::ValueId LowerContext::float_source(const Operand& operand, bool flush) {
 
 namespace {
 
-enum class StackKind : uint8_t { ssy, pbk, pcnt };
+/// blockDim in the driver area of constant bank 0 (x, y, z words), as CUDA lays it out for this family.
+constexpr uint32_t kBlockDimOffset = sm86::driver_constants(sm86::InstructionSet::maxwell).block_dim;
+
+// CAL pushes its return point like SSY does (`call`); RET pops to it.
+enum class StackKind : uint8_t { ssy, pbk, pcnt, call };
 struct StackEntry {
   StackKind kind;
   size_t target;
@@ -99,7 +174,8 @@ using Stack = std::vector<StackEntry>;
 
 bool is_control(Opcode opcode) {
   switch (opcode) {
-  case Opcode::bra: case Opcode::brx: case Opcode::sync: case Opcode::brk: case Opcode::cont: case Opcode::exit: return true;
+  case Opcode::bra: case Opcode::brx: case Opcode::sync: case Opcode::brk: case Opcode::cont: case Opcode::exit:
+  case Opcode::cal: case Opcode::ret: return true;
   default: return false;
   }
 }
@@ -117,10 +193,15 @@ struct DropGuessedEdges {
 
 class CfgBuilder {
 public:
-  CfgBuilder(ir::Function& function, const Program& program, const LowerOptions& options, const std::set<GuessedEdge>& dropped)
+  CfgBuilder(ir::Function& function, const Program& program, const LowerOptions& options, const std::set<GuessedEdge>& dropped,
+             const sm86::ConstantBufferLayout* constant_layout = nullptr)
       : function_(function), program_(program), context_(function, program, options), dropped_(dropped) {
+    context_.constant_layout = constant_layout;
     for (size_t i = 0; i < program.instructions.size(); ++i) index_of_[program.instructions[i].address] = i;
   }
+
+  void set_reads_memory_windows(bool reads) { context_.reads_memory_windows = reads; }
+  void set_relocations(std::vector<sm86::CodeRelocation> relocations) { context_.relocations = std::move(relocations); }
 
   void run() {
     if (program_.instructions.empty()) throw Error(fmt::format("{}: no instructions", program_.name));
@@ -129,9 +210,9 @@ public:
     block_for(0, {}, std::nullopt); // block 0 is the structurizer's entry
     exit_block_ = new_block(SIZE_MAX);
     while (!pending_.empty()) {
-      const size_t start = pending_.back();
+      const BlockKey key = pending_.back();
       pending_.pop_back();
-      lower_block(start);
+      lower_block(key);
     }
     if (!to_drop_.empty()) throw DropGuessedEdges{std::move(to_drop_)};
     // The shared exit: the fragment outputs leave their registers.
@@ -141,11 +222,29 @@ public:
     context_.store_fragment_outputs();
     blocks_[exit_block_].body = std::move(body.nodes);
     blocks_[exit_block_].exit = ir::CfgBlock::Exit::Return;
+    if (context_.compute() && ir::has_warp_operations(function_, blocks_)) {
+      // Warp operations run in rounds every invocation takes part in (translator/ir/warp_schedule.h).
+      const uint32_t block_dim = *context_.constant_layout->offset_of(0) + kBlockDimOffset;
+      ir::schedule_warp_rounds(function_, blocks_, [block_dim](ir::Builder& builder) {
+        const auto dim = [&](uint32_t k) { return builder.load(ir::Op::LoadConst, ir::MemoryWidth::B32, builder.u32(block_dim + 4 * k)); };
+        return builder.op(ir::Op::IMul, builder.op(ir::Op::IMul, dim(0), dim(1)), dim(2));
+      }, program_.name);
+    }
     ir::structurize(function_, std::move(blocks_), program_.name);
   }
 
 private:
   using Origin = std::optional<GuessedEdge>; ///< the guessed BRX edge a block was first reached through, if any
+  /// A block is its start and the return points of the calls it runs inside: a subroutine called from two
+  /// places is lowered once per call site (inlined), everything else once.
+  using BlockKey = std::pair<size_t, std::vector<size_t>>;
+  static BlockKey key_of(size_t start, const Stack& stack) {
+    BlockKey key{start, {}};
+    for (const StackEntry& entry : stack) {
+      if (entry.kind == StackKind::call) key.second.push_back(entry.target);
+    }
+    return key;
+  }
 
   size_t target_index(const Instruction& instruction, const Operand& operand) {
     uint64_t address = static_cast<uint64_t>(operand.value);
@@ -203,7 +302,7 @@ private:
         const bool unconditional = instruction.guard == kPT && !instruction.guard_negated;
         bool reaches = false;
         switch (instruction.opcode) {
-        case Opcode::exit: case Opcode::sync: case Opcode::brk: case Opcode::cont: case Opcode::brx: reaches = true; break;
+        case Opcode::exit: case Opcode::sync: case Opcode::brk: case Opcode::cont: case Opcode::brx: case Opcode::ret: reaches = true; break;
         case Opcode::bra: reaches = reaches_exit[target_index(instruction, instruction.operands.at(0))] || (!unconditional && reaches_exit[i + 1]); break;
         default: reaches = reaches_exit[i + 1]; break;
         }
@@ -298,26 +397,29 @@ private:
   /// The block that starts at instruction `start` with `stack`, queued for lowering when new.
   uint32_t block_for(size_t start, Stack stack, const Origin& origin) {
     // Reaching a reconvergence point (SSY/PBK target) consumes its entry, however the code got there.
-    while (!stack.empty() && stack.back().kind != StackKind::pcnt && stack.back().target == start) stack.pop_back();
+    while (!stack.empty() && stack.back().kind != StackKind::pcnt && stack.back().kind != StackKind::call && stack.back().target == start) {
+      stack.pop_back();
+    }
     if (start >= program_.instructions.size()) {
       if (!origin) throw Error(fmt::format("{}: control flows past the end of the code", program_.name));
       to_drop_.insert(*origin);
       return exit_block_;
     }
-    if (const auto it = block_at_.find(start); it != block_at_.end()) {
-      if (stacks_.at(start) != stack) {
+    const BlockKey key = key_of(start, stack);
+    if (const auto it = block_at_.find(key); it != block_at_.end()) {
+      if (stacks_.at(key) != stack) {
         context_.current = &program_.instructions[start];
-        const Origin& first = origins_.at(start);
+        const Origin& first = origins_.at(key);
         if (!first && !origin) context_.fail("reached with two different SSY/PBK/PCNT stacks");
         to_drop_.insert(*blamed_edge(start, first, origin));
       }
       return it->second;
     }
     const uint32_t block = new_block(start);
-    block_at_[start] = block;
-    stacks_[start] = std::move(stack);
-    origins_[start] = origin;
-    pending_.push_back(start);
+    block_at_[key] = block;
+    stacks_[key] = std::move(stack);
+    origins_[key] = origin;
+    pending_.push_back(key);
     return block;
   }
 
@@ -333,10 +435,11 @@ private:
     return target;
   }
 
-  void lower_block(size_t start) {
-    Stack stack = stacks_.at(start);
-    const Origin origin = origins_.at(start);
-    const uint32_t block_index = block_at_.at(start);
+  void lower_block(const BlockKey& key) {
+    const size_t start = key.first;
+    Stack stack = stacks_.at(key);
+    const Origin origin = origins_.at(key);
+    const uint32_t block_index = block_at_.at(key);
     ir::Block body;
     context_.b.set_block(&body);
     ir::CfgBlock cfg;
@@ -381,7 +484,8 @@ private:
         }
         continue;
       }
-      if (instruction.modifier("cc") != 15) context_.fail("condition-code branches are not supported");
+      const uint32_t cc = instruction.opcode == Opcode::cal ? 15 : instruction.modifier("cc");
+      if (cc != 15 && instruction.opcode != Opcode::bra) context_.fail("condition-code tests on this control instruction are not supported");
       if (instruction.opcode == Opcode::brx) {
         lower_brx(instruction, i, stack, origin, cfg);
         break;
@@ -397,12 +501,21 @@ private:
       case Opcode::sync: taken = pop_target(StackKind::ssy); break;
       case Opcode::brk: taken = pop_target(StackKind::pbk); break;
       case Opcode::cont: taken = pop_target(StackKind::pcnt); break;
+      case Opcode::ret: taken = pop_target(StackKind::call); break;
+      case Opcode::cal: {
+        Stack callee = stack;
+        callee.push_back({StackKind::call, i + 1});
+        taken = block_for(target_index(instruction, instruction.operands.at(0)), std::move(callee), origin);
+        break;
+      }
       case Opcode::exit: taken = exit_block_; break;
       default: break;
       }
-      if (guarded) {
+      if (guarded || cc != 15) {
         cfg.exit = ir::CfgBlock::Exit::Branch;
         cfg.condition = context_.pred(instruction.guard, instruction.guard_negated);
+        // BRA CC.NEU: taken when the guard holds and the condition code passes the test.
+        if (cc != 15) cfg.condition = context_.b.op(ir::Op::LAnd, cfg.condition, context_.cc_test(cc));
         cfg.target = *taken;
         cfg.fallthrough = block_for(i + 1, stack, origin);
       } else {
@@ -471,11 +584,33 @@ private:
     cfg.target = otherwise;
   }
 
+  /// MOV32I Rd, 32@lo(symbol) / 32@hi(symbol): a word of the symbol's device address, which is the module's
+  /// global memory base (in the constant buffer, constant_buffer.h) plus the symbol's offset there.
+  void lower_relocated(const Instruction& instruction, const sm86::CodeRelocation& relocation) {
+    const bool low = relocation.type == sm86::kRelocationAbs32Lo20, high = relocation.type == sm86::kRelocationAbs32Hi20;
+    const auto* layout = context_.constant_layout;
+    if (instruction.opcode != Opcode::mov32i || !(low || high) || !relocation.global_offset || !layout || !layout->global_base) {
+      context_.fail(fmt::format("relocation type {} against {} is not supported", relocation.type, relocation.symbol));
+    }
+    auto& b = context_.b;
+    const ir::ValueId base = b.load(ir::Op::LoadConst, ir::MemoryWidth::B64, b.u32(*layout->global_base));
+    const ir::ValueId address = b.op(ir::Op::IAdd, base, b.u64(*relocation.global_offset + relocation.addend));
+    const ir::ValueId word = b.convert(ir::Op::Trunc, ir::Type::U32, high ? b.op(ir::Op::LShr, address, b.u32(32)) : address);
+    context_.set_reg(static_cast<uint8_t>(instruction.operands.at(0).index), word);
+  }
+
   void lower_instruction(const Instruction& instruction) {
     const auto lower = [&] {
       if (instruction.opcode == Opcode::nop || instruction.opcode == Opcode::depbar) return;
-      if (!context_.lower_alu(instruction) && !context_.lower_io(instruction) && !context_.lower_texture(instruction) &&
-          !context_.lower_quad(instruction)) context_.fail("instruction not supported by the lowering");
+      for (const sm86::CodeRelocation& relocation : context_.relocations) {
+        if (relocation.offset != instruction.address) continue;
+        lower_relocated(instruction, relocation);
+        return;
+      }
+      if (context_.lower_integer(instruction) || context_.lower_alu(instruction) || context_.lower_wide(instruction)) return;
+      const bool done = context_.compute() ? context_.lower_compute(instruction)
+                                           : context_.lower_io(instruction) || context_.lower_texture(instruction) || context_.lower_quad(instruction);
+      if (!done) context_.fail("instruction not supported by the lowering");
     };
     if (instruction.guard == kPT && !instruction.guard_negated) {
       lower();
@@ -492,14 +627,14 @@ private:
   std::vector<bool> leader_;
   std::vector<ir::CfgBlock> blocks_;
   std::vector<size_t> starts_;
-  std::map<size_t, uint32_t> block_at_;
-  std::map<size_t, Stack> stacks_;
-  std::map<size_t, Origin> origins_;
+  std::map<BlockKey, uint32_t> block_at_;
+  std::map<BlockKey, Stack> stacks_;
+  std::map<BlockKey, Origin> origins_;
   std::map<size_t, std::vector<size_t>> table_targets_;    ///< BRX index -> targets its known jump table names
   std::map<size_t, std::vector<size_t>> indirect_targets_; ///< BRX index -> every target its dispatch tests
   std::set<GuessedEdge> guessed_;
   std::set<GuessedEdge> to_drop_;
-  std::vector<size_t> pending_;
+  std::vector<BlockKey> pending_;
   uint32_t exit_block_ = 0;
 };
 
@@ -524,6 +659,31 @@ ir::Function lower_graphics(const Program& program, const LowerOptions& options)
     ir::run_passes(function);
     return function;
   }
+}
+
+ir::Function lower_kernel(const sm86::Kernel& kernel, const std::string& file) {
+  const std::string name = fmt::format("{}: kernel {}", file, kernel.name);
+  Program program = decode_program(kernel.code, name, ProgramKind::compute);
+  program.code_offset = kernel.code_file_offset; // errors give file offsets
+
+  const sm86::ConstantBufferLayout layout = sm86::constant_buffer_layout(kernel);
+  ir::Function function;
+  function.kernel.name = kernel.name;
+  function.kernel.shared_bytes = kernel.shared_memory_size;
+  function.kernel.const_bank_bytes = layout.size;
+  function.kernel.private_bytes = kernel.local_memory_size;
+  CfgBuilder builder(function, program, {}, {}, &layout);
+  bool windows = false;
+  for (const Instruction& instruction : program.instructions) {
+    for (const Operand& operand : instruction.operands) {
+      windows = windows || (operand.kind == OperandKind::constant_buffer && operand.index == 0 && operand.value < 0x8);
+    }
+  }
+  builder.set_reads_memory_windows(windows);
+  builder.set_relocations(kernel.code_symbols);
+  builder.run();
+  ir::run_passes(function);
+  return function;
 }
 
 } // namespace kiln::sass::sm5x

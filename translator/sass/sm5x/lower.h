@@ -14,6 +14,7 @@
 
 #include "translator/ir/ir.h"
 #include "translator/sass/sm5x/program.h"
+#include "translator/sass/sm86/cubin.h"
 
 namespace kiln::sass::sm5x {
 
@@ -34,5 +35,11 @@ struct LowerOptions {
 /// Lowers a decoded graphics program (vertex or pixel stage). Throws kiln::Error naming the program, the code
 /// address and the instruction for anything it cannot express.
 ir::Function lower_graphics(const Program& program, const LowerOptions& options = {});
+
+/// Decodes and lowers a compute kernel of a Maxwell/Pascal cubin (sm_50-62) on the execution model of the SM86
+/// kernels: constant banks packed in one buffer (translator/sass/sm86/constant_buffer.h), global memory through
+/// 64-bit addresses, shared and local memory, warps of 32 on any host subgroup size (translator/ir/warp_schedule.h).
+/// Errors name `file`, the kernel, the code address and the instruction.
+ir::Function lower_kernel(const sm86::Kernel& kernel, const std::string& file);
 
 } // namespace kiln::sass::sm5x

@@ -26,12 +26,16 @@ ConstantBufferLayout constant_buffer_layout(const Kernel& kernel) {
     layout.banks.emplace_back(bank.bank, offset);
     layout.size = offset + static_cast<uint32_t>(bank.bytes.size());
   }
+  if (!kernel.code_symbols.empty()) {
+    layout.global_base = static_cast<uint32_t>(align_up(uint64_t{layout.size}, uint64_t{16}));
+    layout.size = *layout.global_base + 8;
+  }
   return layout;
 }
 
 std::vector<uint8_t> pack_constant_buffer(const Kernel& kernel, std::span<const uint8_t> bank0, uint64_t global_base) {
   const ConstantBufferLayout layout = constant_buffer_layout(kernel);
-  const uint32_t bank0_size = layout.banks.size() > 1 ? layout.banks[1].second : layout.size;
+  const uint32_t bank0_size = layout.banks.size() > 1 ? layout.banks[1].second : layout.global_base.value_or(layout.size);
   if (bank0.size() > bank0_size) {
     throw Error(fmt::format("kernel {}: {} bytes of constant bank 0 given, the layout holds {}", kernel.name, bank0.size(), bank0_size));
   }
@@ -46,6 +50,7 @@ std::vector<uint8_t> pack_constant_buffer(const Kernel& kernel, std::span<const 
       std::memcpy(base + relocation.offset, &address, 8);  // the parser checked the 8 bytes lie inside the bank
     }
   }
+  if (layout.global_base) std::memcpy(buffer.data() + *layout.global_base, &global_base, 8);
   return buffer;
 }
 

@@ -16,6 +16,9 @@ namespace kiln::sass::sm86 {
 struct ConstantBufferLayout {
   std::vector<std::pair<uint32_t, uint32_t>> banks;  ///< (bank number, byte offset in the buffer), bank 0 first
   uint32_t size = 0;                                  ///< bytes in all
+  /// Where the device address of the module's global memory lies (8 bytes), for kernels whose code the loader
+  /// patches with a module symbol's address (Kernel::code_symbols): the lowering adds the symbol's offset to it.
+  std::optional<uint32_t> global_base;
 
   std::optional<uint32_t> offset_of(uint32_t bank) const;
 };

@@ -297,12 +297,21 @@ Cubin parse_cubin(std::span<const uint8_t> bytes, const std::string& file) {
         while (entries.remaining() >= relocation_size) {
           const uint64_t entry = entries.absolute_offset();
           const uint64_t offset = entries.u64();
-          entries.u64();  // symbol and type: kiln reads the word, not the symbol's value
-          if (relocation_size == 24) entries.u64();
+          const uint64_t info = entries.u64();
+          const uint64_t addend = relocation_size == 24 ? entries.u64() : 0;
           if (offset >= kernel.code.size()) {
             reader.fail_at(entry, fmt::format("{}: relocation at 0x{:x} outside the {}-byte code", section.name, offset, kernel.code.size()));
           }
           kernel.code_relocations.push_back(offset);
+          const auto symbol_index = static_cast<uint32_t>(info >> 32);
+          if (symbol_index >= symbols.size()) {
+            reader.fail_at(entry, fmt::format("{}: relocation against symbol {}, the table has {}", section.name, symbol_index, symbols.size()));
+          }
+          CodeRelocation relocation{offset, static_cast<uint32_t>(info), symbols[symbol_index].name, std::nullopt, addend};
+          if (const auto placed = global_placement.find(symbols[symbol_index].section); placed != global_placement.end()) {
+            relocation.global_offset = placed->second + symbols[symbol_index].value;
+          }
+          kernel.code_symbols.push_back(std::move(relocation));
         }
       }
       if (auto bank = constant_bank_number(section.name, kernel.name)) {

@@ -44,6 +44,20 @@ struct InfoAttribute {
   std::vector<uint8_t> value;
 };
 
+/// R_CUDA_ABS32_LO_20 / _HI_20: the low / high word of a symbol's address in a 32-bit operand at bit 20 (Maxwell's
+/// MOV32I of a module global's address; numbers as nvlink's R_CUDA_* order and the CUDA 11.8 cubins give them).
+inline constexpr uint32_t kRelocationAbs32Lo20 = 43;
+inline constexpr uint32_t kRelocationAbs32Hi20 = 44;
+
+/// A code relocation with what it names: the symbol and, when the symbol lies in module global memory, where.
+struct CodeRelocation {
+  uint64_t offset = 0;                   ///< byte offset in the kernel's code
+  uint32_t type = 0;                     ///< R_CUDA_* number
+  std::string symbol;
+  std::optional<uint64_t> global_offset; ///< offset of the symbol inside the module's global memory (Cubin::global_init)
+  uint64_t addend = 0;                   ///< RELA addend (0 for REL)
+};
+
 struct Kernel {
   std::string name;                  ///< the symbol name (extern "C" names are unmangled)
   std::vector<uint8_t> code;         ///< the .text.<name> bytes: 16-byte instructions, or Maxwell's 8-byte words
@@ -63,6 +77,7 @@ struct Kernel {
   /// Code offsets that a .rel.text.<name> entry patches: operands the loader fills in (a symbol's address in
   /// MOV/MOV32I/UMOV, an absolute call's target), which the word holds as 0.
   std::vector<uint64_t> code_relocations;
+  std::vector<CodeRelocation> code_symbols;  ///< the same relocations with their symbols, in the same order
 
   DecodeLocation location(const std::string& file) const { return {file, name, code_file_offset}; }
 };
@@ -72,6 +87,19 @@ enum class InstructionSet : uint8_t {
   maxwell,  ///< sm_50-62: 64-bit instructions, a scheduling control word before every three (translator/sass/sm5x)
   volta,    ///< sm_70-90: 128-bit instructions with their control bits (this decoder)
 };
+
+/// Where CUDA's driver puts the launch shape in constant bank 0 (byte offsets of three-word vectors and of the
+/// local-memory stack top), which differs between the two families.
+struct DriverConstants {
+  uint32_t block_dim = 0;  ///< blockDim.x, .y, .z
+  uint32_t grid_dim = 0;   ///< gridDim.x, .y, .z
+  uint32_t stack_top = 0;  ///< the per-thread local-memory size the kernel's first MOV R1 reads
+};
+/// Maxwell/Pascal: blockDim at 0x8, gridDim at 0x14, stack at 0x20 (parameters from 0x140); Volta and later:
+/// 0x0, 0xc, 0x28 (parameters from 0x160). From the kernels' own reads in the CUDA 11.8 listings.
+constexpr DriverConstants driver_constants(InstructionSet family) {
+  return family == InstructionSet::maxwell ? DriverConstants{0x8, 0x14, 0x20} : DriverConstants{0x0, 0xc, 0x28};
+}
 
 struct Cubin {
   std::string file;                  ///< the name errors use

@@ -364,8 +364,9 @@ ir::Function Lowerer::run() {
     // Warp operations run in rounds that every invocation takes part in (exited ones and those on the other
     // side of a branch included): see translator/ir/warp_schedule.h.
     ir::schedule_warp_rounds(function_, blocks, [](ir::Builder& b) {
-      const auto block_dim = [&](uint32_t offset) { return b.load(Op::LoadConst, ir::MemoryWidth::B32, b.u32(offset)); };
-      return b.op(Op::IMul, b.op(Op::IMul, block_dim(0x0), block_dim(0x4)), block_dim(0x8)); // CUDA's blockDim at c[0][0x0]
+      constexpr uint32_t base = driver_constants(InstructionSet::volta).block_dim;
+      const auto block_dim = [&](uint32_t k) { return b.load(Op::LoadConst, ir::MemoryWidth::B32, b.u32(base + 4 * k)); };
+      return b.op(Op::IMul, b.op(Op::IMul, block_dim(0), block_dim(1)), block_dim(2));
     }, where);
   }
   ir::structurize(function_, std::move(blocks), where);

@@ -80,7 +80,6 @@ private:
   void lower_fchk(const Instruction& instruction);
   ValueId float_compare(const Instruction& instruction, ValueId a, ValueId b);
   ValueId combine_predicate(const Instruction& instruction, ValueId result, ValueId other);
-  ValueId round_directed(ValueId rounded, ValueId error, Modifier mode);
   ValueId flush(ValueId value, bool ftz);
 
   // lower_half.cpp

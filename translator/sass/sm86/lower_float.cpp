@@ -5,6 +5,7 @@
 
 #include "runtime/base/error.h"
 #include "translator/ir/rounding.h"
+#include "translator/sass/lowering/shared_semantics.h"
 #include "translator/sass/sm86/lower_context.h"
 
 namespace kiln::sass::sm86 {
@@ -12,17 +13,7 @@ namespace kiln::sass::sm86 {
 using ir::Op;
 using ir::Type;
 
-namespace {
-ir::Rounding rounding_of(Modifier mode) {
-  return mode == Modifier::RZ ? ir::Rounding::zero : mode == Modifier::RM ? ir::Rounding::minus_infinity : ir::Rounding::plus_infinity;
-}
-} // namespace
-
 ir::ValueId Lowerer::flush(ValueId value, bool ftz) { return ftz ? b_.op(Op::FFlushDenormal, value) : value; }
-
-ir::ValueId Lowerer::round_directed(ValueId rounded, ValueId error, Modifier mode) {
-  return ir::round_towards(b_, rounded, error, rounding_of(mode));
-}
 
 void Lowerer::lower_float_arith(const Instruction& instruction, bool is_double) {
   const bool ftz = instruction.has(Modifier::FTZ);
@@ -140,10 +131,10 @@ void Lowerer::lower_f2i(const Instruction& instruction) {
   }
   ValueId result = b_.convert(is_unsigned ? Op::FToU : Op::FToS, Type::U32, rounded);
   // Narrow destinations saturate to their own range.
-  if (instruction.has(Modifier::U8)) result = b_.op(Op::UMin, result, u32(0xff));
-  if (instruction.has(Modifier::U16)) result = b_.op(Op::UMin, result, u32(0xffff));
-  if (instruction.has(Modifier::S8)) result = b_.op(Op::SMax, b_.op(Op::SMin, result, u32(127)), u32(static_cast<uint32_t>(-128)));
-  if (instruction.has(Modifier::S16)) result = b_.op(Op::SMax, b_.op(Op::SMin, result, u32(32767)), u32(static_cast<uint32_t>(-32768)));
+  if (instruction.has(Modifier::U8)) result = saturate_narrow(b_, result, 8, false);
+  if (instruction.has(Modifier::U16)) result = saturate_narrow(b_, result, 16, false);
+  if (instruction.has(Modifier::S8)) result = saturate_narrow(b_, result, 8, true);
+  if (instruction.has(Modifier::S16)) result = saturate_narrow(b_, result, 16, true);
   write_register(operand(instruction, 0), result);
 }
 
@@ -158,20 +149,11 @@ void Lowerer::lower_i2f(const Instruction& instruction) {
   if (instruction.has(Modifier::U16)) value = b_.op(Op::And, value, u32(0xffff));
   if (instruction.has(Modifier::S8)) value = b_.op(Op::AShr, b_.op(Op::Shl, value, u32(24)), u32(24));
   if (instruction.has(Modifier::S16)) value = b_.op(Op::AShr, b_.op(Op::Shl, value, u32(16)), u32(16));
-  const bool exact = to_double && !wide; // every 32-bit integer is a double
-  ValueId result = b_.convert(is_unsigned ? Op::UToF : Op::SToF, to_double ? Type::F64 : Type::F32, value);
-  const bool directed = instruction.has(Modifier::RZ) || instruction.has(Modifier::RM) || instruction.has(Modifier::RP);
-  if (directed && !exact) {
-    // The rounded value is an integer: converting it back (in 64 bits) and comparing gives the error's sign.
-    // (Sources of 64 bits whose rounding reaches 2^63/2^64 saturate the comparison: the sign stays right.)
-    const ValueId exact_value = wide ? value : b_.convert(is_unsigned ? Op::ZExt : Op::SExt, Type::U64, value);
-    const ValueId back = b_.convert(is_unsigned ? Op::FToU : Op::FToS, Type::U64, result);
-    const ValueId above = b_.op(is_unsigned ? Op::UGt : Op::SGt, exact_value, back);
-    const ValueId below = b_.op(is_unsigned ? Op::ULt : Op::SLt, exact_value, back);
-    const ValueId error = b_.select(above, b_.f32(1.0f), b_.select(below, b_.f32(-1.0f), b_.f32(0.0f)));
-    const Modifier mode = instruction.has(Modifier::RZ) ? Modifier::RZ : instruction.has(Modifier::RM) ? Modifier::RM : Modifier::RP;
-    result = round_directed(result, error, mode);
-  }
+  const ir::Rounding mode = instruction.has(Modifier::RZ)   ? ir::Rounding::zero
+                            : instruction.has(Modifier::RM) ? ir::Rounding::minus_infinity
+                            : instruction.has(Modifier::RP) ? ir::Rounding::plus_infinity
+                                                            : ir::Rounding::nearest;
+  const ValueId result = integer_to_float(b_, value, is_unsigned, wide, to_double, mode);
   if (to_double) write_pair(operand(instruction, 0), to_bits(result));
   else write_register(operand(instruction, 0), to_bits(result));
 }
@@ -213,20 +195,7 @@ void Lowerer::lower_f2f(const Instruction& instruction) {
 }
 
 void Lowerer::lower_fchk(const Instruction& instruction) {
-  // FCHK.DIVIDE sets its predicate when a / b needs the slow, exact path. Taking that path more often than
-  // the hardware is still correct, so this flags everything outside a safe range of exponents.
-  const ValueId a = source_u32(operand(instruction, 1));
-  const ValueId bv = source_u32(operand(instruction, 2));
-  const auto exponent = [&](ValueId bits) { return b_.op(Op::And, b_.op(Op::LShr, bits, u32(23)), u32(0xff)); };
-  const ValueId ea = exponent(a), eb = exponent(bv);
-  const ValueId a_zero = b_.op(Op::IEq, b_.op(Op::And, a, u32(0x7fffffff)), u32(0));
-  const ValueId b_safe = b_.op(Op::LAnd, b_.op(Op::UGe, eb, u32(3)), b_.op(Op::ULe, eb, u32(251)));
-  const ValueId a_normal = b_.op(Op::LAnd, b_.op(Op::UGe, ea, u32(1)), b_.op(Op::ULe, ea, u32(254)));
-  const ValueId difference = b_.op(Op::ISub, b_.op(Op::IAdd, ea, u32(124)), eb); // in [0, 248] when |ea - eb| <= 124
-  const ValueId quotient_safe = b_.op(Op::LAnd, a_normal, b_.op(Op::ULe, difference, u32(248)));
-  // A zero dividend takes the slow path too: the fast path's FFMAs lose the sign of -0 / b.
-  const ValueId safe = b_.op(Op::LAnd, b_safe, b_.op(Op::LAnd, b_.op(Op::LNot, a_zero), quotient_safe));
-  write_predicate(operand(instruction, 0), b_.op(Op::LNot, safe));
+  write_predicate(operand(instruction, 0), divide_needs_slow_path(b_, source_u32(operand(instruction, 1)), source_u32(operand(instruction, 2))));
 }
 
 bool Lowerer::lower_float(const Instruction& instruction) {

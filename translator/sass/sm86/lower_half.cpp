@@ -6,6 +6,7 @@
 #include "runtime/base/error.h"
 #include "translator/ir/half_bits.h"
 #include "translator/ir/integer_fma.h"
+#include "translator/sass/lowering/shared_semantics.h"
 #include "translator/sass/sm86/lower_context.h"
 
 namespace kiln::sass::sm86 {
@@ -13,18 +14,7 @@ namespace kiln::sass::sm86 {
 using ir::Op;
 using ir::Type;
 
-ir::ValueId Lowerer::half_to_float(ValueId bits16) {
-  // Exact: normals rebias the exponent, subnormals are mantissa * 2^-24, infinities and NaNs keep their payload.
-  const ValueId sign = b_.op(Op::Shl, b_.op(Op::And, bits16, u32(0x8000)), u32(16));
-  const ValueId exponent = b_.op(Op::And, b_.op(Op::LShr, bits16, u32(10)), u32(0x1f));
-  const ValueId mantissa = b_.op(Op::And, bits16, u32(0x3ff));
-  const ValueId normal_bits = b_.op(Op::Or, b_.op(Op::Shl, b_.op(Op::IAdd, exponent, u32(127 - 15)), u32(23)), b_.op(Op::Shl, mantissa, u32(13)));
-  const ValueId special_bits = b_.op(Op::Or, u32(0x7f800000), b_.op(Op::Shl, mantissa, u32(13)));
-  const ValueId subnormal = b_.op(Op::FMul, b_.convert(Op::UToF, Type::F32, mantissa), b_.f32(0x1p-24f));
-  ValueId magnitude = b_.convert(Op::Bitcast, Type::F32, b_.select(b_.op(Op::IEq, exponent, u32(0x1f)), special_bits, normal_bits));
-  magnitude = b_.select(b_.op(Op::IEq, exponent, u32(0)), subnormal, magnitude);
-  return b_.convert(Op::Bitcast, Type::F32, b_.op(Op::Or, b_.convert(Op::Bitcast, Type::U32, magnitude), sign));
-}
+ir::ValueId Lowerer::half_to_float(ValueId bits16) { return sass::half_to_float(b_, bits16); }
 
 ir::ValueId Lowerer::float_to_half(ValueId value) { return ir::half_bits(b_, b_.convert(Op::Bitcast, Type::U32, value)); }
 

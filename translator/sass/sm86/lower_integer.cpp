@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "runtime/base/error.h"
+#include "translator/sass/lowering/shared_semantics.h"
 #include "translator/sass/sm86/lower_context.h"
 
 namespace kiln::sass::sm86 {
@@ -149,18 +150,7 @@ void Lowerer::lower_prmt(const Instruction& instruction) {
       instruction.has(Modifier::ECL) || instruction.has(Modifier::ECR) || instruction.has(Modifier::RC16)) {
     throw Error("PRMT modes other than the default are not translated yet");
   }
-  // Bytes 0-3 come from a, 4-7 from c; each selector nibble picks one, bit 3 replicates its sign bit.
-  const ValueId bytes = b_.op(Op::Pack64, source_u32(operand(instruction, 1)), source_u32(operand(instruction, 3)));
-  const ValueId selector = source_u32(operand(instruction, 2));
-  ValueId result = u32(0);
-  for (uint32_t i = 0; i < 4; ++i) {
-    const ValueId nibble = b_.op(Op::And, b_.op(Op::LShr, selector, u32(4 * i)), u32(0xf));
-    const ValueId index = b_.op(Op::And, nibble, u32(7));
-    const ValueId byte = b_.op(Op::And, b_.convert(Op::Trunc, Type::U32, b_.op(Op::LShr, bytes, b_.op(Op::Shl, index, u32(3)))), u32(0xff));
-    const ValueId sign = b_.select(b_.op(Op::INe, b_.op(Op::And, byte, u32(0x80)), u32(0)), u32(0xff), u32(0));
-    const ValueId chosen = b_.select(b_.op(Op::INe, b_.op(Op::And, nibble, u32(8)), u32(0)), sign, byte);
-    result = b_.op(Op::Or, result, b_.op(Op::Shl, chosen, u32(8 * i)));
-  }
+  const ValueId result = byte_permute(b_, source_u32(operand(instruction, 1)), source_u32(operand(instruction, 3)), source_u32(operand(instruction, 2)));
   write_register(operand(instruction, 0), result);
 }
 

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "runtime/base/error.h"
+#include "translator/sass/lowering/shared_semantics.h"
 #include "translator/sass/sm86/lower_context.h"
 
 namespace kiln::sass::sm86 {
@@ -115,17 +116,7 @@ void Lowerer::lower_atomic(const Instruction& instruction) {
   if (instruction.has(Modifier::CAS)) {
     old = b_.emit(shared ? Op::AtomicCasShared : Op::AtomicCasGlobal, type, {address, value, value_of(memory_index + 2)});
   } else if (instruction.has(Modifier::ADD) && instruction.has(Modifier::F32)) {
-    // Float add as a compare-and-swap loop (Vulkan 1.2 has no float atomics without an extension).
-    const uint32_t result = b_.add_local(Type::U32);
-    b_.loop([&](uint32_t label) {
-      const ValueId current = b_.load(shared ? Op::LoadShared : Op::LoadGlobal, MemoryWidth::B32, address);
-      const ValueId sum = b_.convert(Op::Bitcast, Type::U32, b_.op(Op::FAdd, b_.convert(Op::Bitcast, Type::F32, current), b_.convert(Op::Bitcast, Type::F32, value)));
-      const ValueId seen = b_.emit(shared ? Op::AtomicCasShared : Op::AtomicCasGlobal, Type::U32, {address, current, sum});
-      b_.store_local(result, seen);
-      b_.if_then(b_.op(Op::IEq, seen, current), [&] { b_.break_to(label); });
-      b_.continue_to(label);
-    });
-    old = b_.load_local(result);
+    old = float_atomic_add(b_, shared, address, value);
   } else {
     ir::AtomicOp op;
     const bool is_signed = instruction.has(Modifier::S32) || instruction.has(Modifier::S64);
@@ -163,20 +154,18 @@ void Lowerer::lower_special(const Instruction& instruction) {
   case 0x25: value = b_.emit(Op::BlockIdX, Type::U32, {}); break;
   case 0x26: value = b_.emit(Op::BlockIdY, Type::U32, {}); break;
   case 0x27: value = b_.emit(Op::BlockIdZ, Type::U32, {}); break;
-  case 0x38: value = b_.op(Op::Shl, u32(1), lane()); break;                                  // EQMASK
-  case 0x39: value = b_.op(Op::ISub, b_.op(Op::Shl, u32(1), lane()), u32(1)); break;         // LTMASK
-  case 0x3a: value = b_.op(Op::ISub, b_.op(Op::Shl, u32(2), lane()), u32(1)); break;         // LEMASK
-  case 0x3b: value = b_.op(Op::Not, b_.op(Op::ISub, b_.op(Op::Shl, u32(2), lane()), u32(1))); break; // GTMASK
-  case 0x3c: value = b_.op(Op::Not, b_.op(Op::ISub, b_.op(Op::Shl, u32(1), lane()), u32(1))); break; // GEMASK
+  case 0x38: value = lane_mask(b_, LaneMask::eq); break;
+  case 0x39: value = lane_mask(b_, LaneMask::lt); break;
+  case 0x3a: value = lane_mask(b_, LaneMask::le); break;
+  case 0x3b: value = lane_mask(b_, LaneMask::gt); break;
+  case 0x3c: value = lane_mask(b_, LaneMask::ge); break;
   case 0x50:
   case 0x51:
   case 0x52:
   case 0x53: {
-    // Clocks and timers: a per-invocation counter that grows by one per read, so elapsed times are positive
-    // and deterministic (no Vulkan 1.2 core equivalent).
+    // Clocks and timers: shared_semantics.h's per-invocation counter.
     if (!clock_local_) clock_local_ = b_.add_local(Type::U32);
-    value = b_.op(Op::IAdd, b_.load_local(*clock_local_), u32(1));
-    b_.store_local(*clock_local_, value);
+    value = clock_read(b_, *clock_local_);
     if (special.index == 0x51 || special.index == 0x53) value = u32(0);
     break;
   }
@@ -191,43 +180,20 @@ void Lowerer::lower_special(const Instruction& instruction) {
 }
 
 void Lowerer::lower_shfl(const Instruction& instruction) {
-  // PTX shfl.sync: c holds the clamp value (bits 0-4) and the segment mask (bits 8-12).
+  ShuffleMode mode = ShuffleMode::index;
+  if (instruction.has(Modifier::UP)) mode = ShuffleMode::up;
+  else if (instruction.has(Modifier::DOWN)) mode = ShuffleMode::down;
+  else if (instruction.has(Modifier::BFLY)) mode = ShuffleMode::butterfly;
   const ValueId value = source_u32(operand(instruction, 2));
-  const ValueId bv = b_.op(Op::And, source_u32(operand(instruction, 3)), u32(31));
-  const ValueId c = source_u32(operand(instruction, 4));
-  const ValueId lane = b_.emit(Op::LaneId, Type::U32, {});
-  const ValueId clamp = b_.op(Op::And, c, u32(31));
-  const ValueId segment = b_.op(Op::And, b_.op(Op::LShr, c, u32(8)), u32(31));
-  const ValueId min_lane = b_.op(Op::And, lane, segment);
-  const ValueId max_lane = b_.op(Op::Or, min_lane, b_.op(Op::And, clamp, b_.op(Op::Not, segment)));
-  ValueId source, valid;
-  if (instruction.has(Modifier::UP)) {
-    source = b_.op(Op::ISub, lane, bv);
-    valid = b_.op(Op::SGe, source, max_lane);
-  } else if (instruction.has(Modifier::DOWN)) {
-    source = b_.op(Op::IAdd, lane, bv);
-    valid = b_.op(Op::SLe, source, max_lane);
-  } else if (instruction.has(Modifier::BFLY)) {
-    source = b_.op(Op::Xor, lane, bv);
-    valid = b_.op(Op::SLe, source, max_lane);
-  } else {
-    source = b_.op(Op::Or, min_lane, b_.op(Op::And, bv, b_.op(Op::Not, segment)));
-    valid = b_.op(Op::SLe, source, max_lane);
-  }
-  const ValueId from = b_.select(valid, source, lane);
-  write_register(operand(instruction, 1), b_.emit(Op::Shuffle, Type::U32, {value, from}));
-  write_predicate(operand(instruction, 0), valid);
+  const ShuffleLane lane = shuffle_lane(b_, mode, source_u32(operand(instruction, 3)), source_u32(operand(instruction, 4)));
+  write_register(operand(instruction, 1), b_.emit(Op::Shuffle, Type::U32, {value, lane.source}));
+  write_predicate(operand(instruction, 0), lane.valid);
 }
 
 void Lowerer::lower_vote(const Instruction& instruction) {
-  // All lanes of the warp take part (as with a full member mask); lanes past the workgroup do not exist.
-  const ValueId ballot = b_.emit(Op::Ballot, Type::U32, {read_predicate(operand(instruction, 2))});
-  const ValueId present = b_.emit(Op::Ballot, Type::U32, {b_.boolean(true)});
+  const VoteMode mode = instruction.has(Modifier::ALL) ? VoteMode::all : instruction.has(Modifier::ANY) ? VoteMode::any : VoteMode::eq;
+  const auto [ballot, result] = vote(b_, mode, read_predicate(operand(instruction, 2)));
   write_register(operand(instruction, 0), ballot);
-  ValueId result;
-  if (instruction.has(Modifier::ALL)) result = b_.op(Op::IEq, ballot, present);
-  else if (instruction.has(Modifier::ANY)) result = b_.op(Op::INe, ballot, u32(0));
-  else result = b_.op(Op::LOr, b_.op(Op::IEq, ballot, present), b_.op(Op::IEq, ballot, u32(0))); // EQ
   write_predicate(operand(instruction, 1), result);
 }
 

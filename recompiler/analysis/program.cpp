@@ -16,39 +16,39 @@ using a64::ControlFlow;
 using a64::Instruction;
 using a64::RegKind;
 
+namespace {
+/// How an instruction moves control, as discovery reads it.
+pipeline::Transfer transfer_of(const Instruction& i) {
+  const a64::FlowInfo flow = a64::control_flow(i);
+  pipeline::Transfer t;
+  t.target = flow.target;
+  switch (flow.kind) {
+  case ControlFlow::none: break;
+  case ControlFlow::branch: t.flow = pipeline::Flow::jump; break;
+  case ControlFlow::conditional_branch: t.flow = pipeline::Flow::jump, t.conditional = true; break;
+  case ControlFlow::call: t.flow = pipeline::Flow::call; break;
+  case ControlFlow::indirect_branch: t.flow = pipeline::Flow::jump_register; break;
+  case ControlFlow::indirect_call: t.flow = pipeline::Flow::call_register; break;
+  case ControlFlow::ret: t.flow = pipeline::Flow::jump_register, t.returns = true; break;
+  case ControlFlow::stop: t.flow = pipeline::Flow::trap; break; // control ends here: nothing for discovery to follow
+  }
+  return t;
+}
+} // namespace
+
 Program::Program(const elf::ElfFile& elf, const a64::Decoder& decoder, const Hints& hints) : elf_(elf), hints_(hints) {
   decode_code(decoder);
-  std::set<uint64_t> primaries = seed_entries();
-  for (const Hints::Function& f : hints_.functions) {
+  for (const Hints::Function& f : hints_.functions)
     if (!is_code(f.address)) throw Error(at_address(elf_.name(), f.address), "a configured function entry is not inside an executable section");
-    primaries.insert(f.address);
-  }
   for (const auto& [branch, targets] : hints_.jump_tables) {
     if (!is_code(branch) || !instruction(branch)->decoded || instruction(branch)->opcode != "BR")
       throw Error(at_address(elf_.name(), branch), "a configured jump table's branch is not a BR instruction");
   }
-  for (int round = 0; round < 64; ++round) {
-    build_functions(primaries);
-    std::set<uint64_t> added;
-    jump_tables_.clear();
-    slot_branches_.clear();
-    unresolved_.clear();
-    jump_table_issues_.clear();
-    for (const Function& f : functions_) scan_function(f, added);
-    bool grew = false;
-    for (uint64_t a : added) grew |= primaries.insert(a).second;
-    if (!grew) break;
-  }
-  // Secondary entries: targets that land inside another function's body.
-  std::set<uint64_t> added;
-  jump_tables_.clear();
-  slot_branches_.clear();
-  unresolved_.clear();
-  jump_table_issues_.clear();
-  for (const Function& f : functions_) scan_function(f, added);
+  found_.emplace(*this);
   // An indirect branch no entry of its function reaches is dead code, not an unresolved branch.
+  unresolved_ = found_->unresolved_jumps();
   std::set<uint64_t> unreached;
-  for (const Function& f : functions_)
+  for (const Function& f : functions())
     if (std::any_of(unresolved_.begin(), unresolved_.end(), [&](uint64_t a) { return a >= f.start && a < f.end; }))
       for (uint64_t a : unreached_instructions(f)) unreached.insert(a);
   std::erase_if(unresolved_, [&](uint64_t a) { return unreached.count(a) != 0; });
@@ -69,7 +69,11 @@ void Program::decode_code(const a64::Decoder& decoder) {
       const uint32_t word = uint32_t(bytes[at]) | uint32_t(bytes[at + 1]) << 8 | uint32_t(bytes[at + 2]) << 16 | uint32_t(bytes[at + 3]) << 24;
       decoded.push_back(decoder.decode(word, r.start + at));
     }
+    std::vector<pipeline::Transfer> transfers;
+    transfers.reserve(decoded.size());
+    for (const Instruction& i : decoded) transfers.push_back(transfer_of(i));
     code_.push_back(std::move(decoded));
+    transfers_.push_back(std::move(transfers));
   }
 }
 
@@ -99,7 +103,7 @@ std::vector<uint64_t> Program::unreached_instructions(const Function& function) 
       if (flow.kind == a64::ControlFlow::branch || flow.kind == a64::ControlFlow::conditional_branch)
         if (inside(flow.target)) pending.push_back(flow.target);
       if (flow.kind == a64::ControlFlow::indirect_branch)
-        if (const auto table = jump_tables_.find(a); table != jump_tables_.end())
+        if (const auto table = jump_tables().find(a); table != jump_tables().end())
           pending.insert(pending.end(), table->second.targets.begin(), table->second.targets.end());
       if (flow.kind == a64::ControlFlow::branch || flow.kind == a64::ControlFlow::indirect_branch || flow.kind == a64::ControlFlow::ret ||
           flow.kind == a64::ControlFlow::stop)
@@ -115,12 +119,12 @@ std::vector<uint64_t> Program::unreached_instructions(const Function& function) 
 
 size_t Program::instruction_count() const {
   size_t count = 0;
-  for (const Function& f : functions_) count += (f.end - f.start) / 4;
+  for (const Function& f : functions()) count += (f.end - f.start) / 4;
   return count;
 }
 
-std::set<uint64_t> Program::seed_entries() const {
-  std::set<uint64_t> entries{elf_.entry()};
+std::vector<pipeline::KnownFunction> Program::known_functions() const {
+  std::set<uint64_t> entries; // besides the ELF's entry point, which discovery adds
   for (const elf::Symbol& s : elf_.symbols())
     if (s.is_function && is_code(s.address)) entries.insert(s.address);
   for (uint64_t f : elf_.init_functions()) if (is_code(f)) entries.insert(f);
@@ -153,58 +157,18 @@ std::set<uint64_t> Program::seed_entries() const {
       }
     }
   }
-  return entries;
-}
-
-void Program::build_functions(const std::set<uint64_t>& primaries) {
+  std::vector<pipeline::KnownFunction> known;
+  for (uint64_t start : entries) known.push_back({start, 0, {}});
+  // A function symbol with a size names its function and ends it there; of several at one address, a public name.
   std::map<uint64_t, const elf::Symbol*> symbols;
   for (const elf::Symbol& s : elf_.symbols())
     if (s.is_function && s.size > 0 && is_code(s.address)) {
       auto& slot = symbols[s.address];
       if (!slot || (slot->name.size() > 0 && slot->name[0] == '_' && s.name[0] != '_')) slot = &s; // prefer public names
     }
-  functions_.clear();
-  // A primary inside a symbol's range (not at its start) is a secondary entry, not a new function.
-  std::vector<uint64_t> starts, inner;
-  for (uint64_t p : primaries) {
-    auto sym = symbols.upper_bound(p);
-    if (sym != symbols.begin()) {
-      --sym;
-      if (p > sym->first && p < sym->first + sym->second->size) {
-        inner.push_back(p);
-        continue;
-      }
-    }
-    starts.push_back(p);
-  }
-  for (size_t k = 0; k < starts.size(); ++k) {
-    Function f;
-    f.start = starts[k];
-    uint64_t end = f.start;
-    for (const CodeRange& r : ranges_)
-      if (f.start >= r.start && f.start < r.end) end = r.end;
-    if (k + 1 < starts.size()) end = std::min(end, starts[k + 1]);
-    if (auto sym = symbols.find(f.start); sym != symbols.end()) {
-      f.name = sym->second->name;
-      end = std::min(end, f.start + sym->second->size);
-    }
-    for (const Hints::Function& hint : hints_.functions)
-      if (hint.address == f.start) {
-        if (!hint.name.empty()) f.name = hint.name;
-        if (hint.size) end = std::min(end, f.start + hint.size);
-      }
-    f.end = end;
-    functions_.push_back(std::move(f));
-  }
-  for (uint64_t p : inner)
-    if (Function* owner = const_cast<Function*>(function_containing(p))) owner->secondary_entries.insert(p);
-}
-
-const Function* Program::function_containing(uint64_t address) const {
-  auto it = std::upper_bound(functions_.begin(), functions_.end(), address, [](uint64_t a, const Function& f) { return a < f.start; });
-  if (it == functions_.begin()) return nullptr;
-  --it;
-  return address < it->end ? &*it : nullptr;
+  for (const auto& [start, symbol] : symbols) known.push_back({start, symbol->size, symbol->name});
+  for (const Hints::Function& hint : hints_.functions) known.push_back({hint.address, hint.size, hint.name});
+  return known;
 }
 
 const Function* Program::function_at(uint64_t start) const {
@@ -212,26 +176,14 @@ const Function* Program::function_at(uint64_t start) const {
   return f && f->start == start ? f : nullptr;
 }
 
-bool Program::scan_function(const Function& function, std::set<uint64_t>& new_primaries) {
-  auto note_target = [&](uint64_t target, bool inside_allowed) {
-    if (inside_allowed && target >= function.start && target < function.end) return;
-    if (!is_code(target)) return;
-    const Function* owner = function_containing(target);
-    if (!owner) new_primaries.insert(target);
-    else if (owner->start != target) const_cast<Function*>(owner)->secondary_entries.insert(target);
-  };
-  for (uint64_t a = function.start; a < function.end; a += 4) {
-    const Instruction& i = *instruction(a);
-    const a64::FlowInfo flow = a64::control_flow(i);
-    switch (flow.kind) {
-    case ControlFlow::branch:
-    case ControlFlow::conditional_branch: note_target(flow.target, true); break;
-    case ControlFlow::call: note_target(flow.target, false); break;
-    case ControlFlow::indirect_branch: find_jump_table(function, a); break;
-    default: break;
-    }
-  }
-  return true;
+pipeline::Transfer Program::transfer(uint64_t address) const {
+  for (size_t i = 0; i < ranges_.size(); ++i)
+    if (address >= ranges_[i].start && address < ranges_[i].end) return transfers_[i][(address - ranges_[i].start) / 4];
+  return {};
+}
+
+pipeline::IndirectTargets Program::indirect_targets(const pipeline::DiscoveredFunctions&, const Function& function, uint64_t address) const {
+  return find_jump_table(function, address);
 }
 
 namespace {
@@ -421,16 +373,17 @@ std::optional<TableLoad> table_load(std::string_view op) {
 /// absolute entry (ldr xD, [xT, xI, lsl #3], or [xA] with xA = xT + xI << 3). The table's base and the anchor
 /// are traced through register moves, computed addresses and stack slots (ValueTracer); the bound is the CMP
 /// before the B.HI, or entries are read while their targets stay inside the function.
-void Program::find_jump_table(const Function& function, uint64_t branch_address) {
+pipeline::IndirectTargets Program::find_jump_table(const Function& function, uint64_t branch_address) const {
+  pipeline::IndirectTargets out;
   if (const auto hint = hints_.jump_tables.find(branch_address); hint != hints_.jump_tables.end()) {
     for (uint64_t target : hint->second)
       if (target < function.start || target >= function.end)
         throw Error(at_address(elf_.name(), branch_address), fmt::format("configured jump-table target {:#x} is outside the function [{:#x}, {:#x})", target, function.start, function.end));
-    jump_tables_[branch_address] = JumpTable{branch_address, 0, hint->second};
-    return;
+    out.table = JumpTable{branch_address, 0, 4, hint->second};
+    return out;
   }
   const Instruction& br = *instruction(branch_address);
-  auto unresolved = [&] { unresolved_.push_back(branch_address); };
+  auto unresolved = [&] { return out; }; // with an issue, when one was noted
   const ValueTracer tracer(*this, function);
   const Instruction* def = tracer.definition(br.reg(0), branch_address);
   if (!def) return unresolved();
@@ -447,8 +400,8 @@ void Program::find_jump_table(const Function& function, uint64_t branch_address)
         // IPLT before its IRELATIVE relocations run), not the target.
         const bool own = target >= function.start && target < function.end;
         if (is_code(target) && instruction(target)->decoded && !own) {
-          slot_branches_[branch_address] = target;
-          return;
+          out.constant = target;
+          return out;
         }
       }
     }
@@ -489,8 +442,8 @@ void Program::find_jump_table(const Function& function, uint64_t branch_address)
   }
   const bool absolute = entry.size == 8;
   if (!table || (!absolute && !anchor)) {
-    jump_table_issues_.push_back({branch_address, table.value_or(0),
-                                  fmt::format("the {} could not be traced to a constant", !table ? "table's address" : "entries' anchor (ADR)")});
+    out.issue = pipeline::TableIssue{branch_address, table.value_or(0),
+                                     fmt::format("the {} could not be traced to a constant", !table ? "table's address" : "entries' anchor (ADR)")};
     return unresolved();
   }
   // The bound: `cmp wI, #N` (SUBS to the zero register) on the index, or on a value loaded from the same frame
@@ -516,11 +469,11 @@ void Program::find_jump_table(const Function& function, uint64_t branch_address)
   // harmless (each is a real instruction; the run-time value picks the right one, anything else is dispatched).
   const bool bounded = bound.has_value() && *bound <= 4096;
   if (!bounded) bound = 255;
-  JumpTable jt{branch_address, *table, {}};
+  JumpTable jt{branch_address, *table, entry.size, {}};
   try {
     const elf::Segment* segment = elf_.segment_at(*table);
     if (!segment) {
-      jump_table_issues_.push_back({branch_address, *table, "the table's address is in no loaded segment"});
+      out.issue = pipeline::TableIssue{branch_address, *table, "the table's address is in no loaded segment"};
       return unresolved();
     }
     const uint64_t available = (segment->address + segment->memory_size - *table) / entry.size;
@@ -539,7 +492,8 @@ void Program::find_jump_table(const Function& function, uint64_t branch_address)
       }
       if (target < function.start || target >= function.end || !is_code(target)) {
         if (bounded || k == 0) {
-          jump_table_issues_.push_back({branch_address, *table, fmt::format("case {} targets {:#x}, outside the function [{:#x}, {:#x})", k, target, function.start, function.end)});
+          out.issue = pipeline::TableIssue{branch_address, *table,
+                                           fmt::format("case {} targets {:#x}, outside the function [{:#x}, {:#x})", k, target, function.start, function.end)};
           return unresolved();
         }
         break;
@@ -550,8 +504,10 @@ void Program::find_jump_table(const Function& function, uint64_t branch_address)
     if (bounded || jt.targets.empty()) return unresolved();
   }
   if (!bounded)
-    jump_table_issues_.push_back({branch_address, *table, fmt::format("unbounded: no bounding CMP in reach; {} cases read while their targets stayed inside the function", jt.targets.size())});
-  jump_tables_[branch_address] = std::move(jt);
+    out.issue = pipeline::TableIssue{branch_address, *table,
+                                     fmt::format("unbounded: no bounding CMP in reach; {} cases read while their targets stayed inside the function", jt.targets.size())};
+  out.table = std::move(jt);
+  return out;
 }
 
 } // namespace kiln::analysis

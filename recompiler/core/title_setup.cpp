@@ -146,8 +146,8 @@ void write_discovery_report(const std::filesystem::path& file, const analysis::P
     out += fmt::format("[[unresolved_branch]]\naddress = {:#x}\nfunction = {}\ninstruction = {}\n\n", branch, toml_string(name_of(branch)),
                        toml_string(program.instruction(branch)->text));
   for (const analysis::JumpTableIssue& issue : program.jump_table_issues())
-    out += fmt::format("[[jump_table]]\nbranch = {:#x}\ntable = {:#x}\nfunction = {}\nproblem = {}\n\n", issue.branch, issue.table,
-                       toml_string(name_of(issue.branch)), toml_string(issue.problem));
+    out += fmt::format("[[jump_table]]\nbranch = {:#x}\ntable = {:#x}\nfunction = {}\nproblem = {}\n\n", issue.jump_address, issue.table_address,
+                       toml_string(name_of(issue.jump_address)), toml_string(issue.problem));
   for (const emit::UntranslatedInstruction& u : untranslated)
     out += fmt::format("[[{}]]\naddress = {:#x}\nencoding = {:#010x}\nfunction = {}\ntext = {}\n\n", u.undecodable ? "undecodable" : "untranslated", u.address,
                        u.encoding, toml_string(u.function), toml_string(u.text));

@@ -8,10 +8,10 @@
 
 namespace kiln::pipeline {
 namespace {
-constexpr int max_rounds = 16; ///< each round only adds starts; real programs settle in three or four
+constexpr int max_rounds = 64; ///< each round only adds starts; real programs settle in three or four
 } // namespace
 
-DiscoveredFunctions::DiscoveredFunctions(const CodeView& code, const TitleHints& hints) : code_(code) {
+DiscoveredFunctions::DiscoveredFunctions(const CodeView& code, const TitleHints& hints) : code_(code), ranges_(code.code_ranges()) {
   auto is_instruction = [&](uint64_t address) { return contains(address) && !(address & 3); };
   auto in_code = [&](uint64_t address, const std::string& where, const char* what) {
     if (!is_instruction(address))
@@ -21,7 +21,7 @@ DiscoveredFunctions::DiscoveredFunctions(const CodeView& code, const TitleHints&
   for (const TitleHints::Entry& f : hints.functions) {
     if (!f.required && !is_instruction(f.address)) continue; // a map's symbol in another module
     in_code(f.address, f.where, "function");
-    starts_.insert(f.address);
+    entries_.insert(f.address);
   }
   for (const TitleHints::Table& t : hints.jump_tables) {
     in_code(t.jump, t.where, "jump table branch");
@@ -44,6 +44,13 @@ DiscoveredFunctions::DiscoveredFunctions(const CodeView& code, const TitleHints&
   }
 }
 
+const CodeRange* DiscoveredFunctions::range_of(uint64_t address) const {
+  auto it = std::upper_bound(ranges_.begin(), ranges_.end(), address, [](uint64_t a, const CodeRange& r) { return a < r.start; });
+  if (it == ranges_.begin()) return nullptr;
+  --it;
+  return address < it->end ? &*it : nullptr;
+}
+
 std::vector<Function> DiscoveredFunctions::compiled_functions() const {
   std::vector<Function> out;
   for (const Function& f : functions_)
@@ -52,7 +59,7 @@ std::vector<Function> DiscoveredFunctions::compiled_functions() const {
 }
 
 bool DiscoveredFunctions::is_delay_slot(uint64_t address) const {
-  if (address < code_.code_start() + 4 || !contains(address - 4) || !code_.decoded(address - 4)) return false;
+  if (address < 4 || !contains(address - 4) || !code_.decoded(address - 4)) return false;
   const Transfer t = code_.transfer(address - 4);
   return t.delay_slot && t.is_transfer();
 }
@@ -65,46 +72,108 @@ const Function* DiscoveredFunctions::function_at(uint64_t address) const {
 }
 
 void DiscoveredFunctions::rebuild_functions() {
+  // An entry inside a function of known size (not at its start) enters that function rather than starting one.
+  starts_.clear();
+  std::vector<uint64_t> inner;
+  for (uint64_t entry : entries_) {
+    if (auto sized = sizes_.upper_bound(entry); sized != sizes_.begin()) {
+      --sized;
+      if (entry > sized->first && entry - sized->first < sized->second) {
+        inner.push_back(entry);
+        continue;
+      }
+    }
+    starts_.insert(entry);
+  }
   functions_.clear();
   for (auto it = starts_.begin(); it != starts_.end(); ++it) {
-    const auto next = std::next(it);
-    functions_.push_back(Function{*it, next == starts_.end() ? code_.code_end() : *next});
+    Function f;
+    f.start = *it;
+    const CodeRange* range = range_of(f.start);
+    f.end = range ? range->end : f.start;
+    if (const auto next = std::next(it); next != starts_.end()) f.end = std::min(f.end, *next);
+    if (const auto size = sizes_.find(f.start); size != sizes_.end()) f.end = std::min(f.end, f.start + size->second);
+    if (const auto name = names_.find(f.start); name != names_.end()) f.name = name->second;
+    functions_.push_back(std::move(f));
   }
+  for (uint64_t entry : inner)
+    if (Function* owner = const_cast<Function*>(function_at(entry))) owner->secondary_entries.insert(entry);
 }
 
 void DiscoveredFunctions::discover() {
-  starts_.insert(code_.entry());
-  for (uint64_t start : code_.known_starts())
-    if (contains(start)) starts_.insert(start);
-  for (uint64_t a = code_.code_start(); a < code_.code_end(); a += 4) {
-    if (!code_.decoded(a)) continue;
-    const Transfer t = code_.transfer(a);
-    if (t.flow == Flow::call && contains(t.target) && !is_delay_slot(t.target)) starts_.insert(t.target);
+  entries_.insert(code_.entry());
+  for (const KnownFunction& known : code_.known_functions()) {
+    if (!contains(known.start)) continue;
+    entries_.insert(known.start);
+    if (known.size) {
+      auto [size, added] = sizes_.emplace(known.start, known.size);
+      if (!added) size->second = std::min(size->second, known.size);
+    }
+    if (!known.name.empty()) names_[known.start] = known.name;
   }
-  for (int round = 0; round < max_rounds; ++round) {
-    const size_t before = starts_.size();
-    rebuild_functions();
-    resolve_indirect_jumps();
-    // Static branches and jumps that leave their function become tail calls: their targets start functions.
-    for (const Function& f : functions_)
-      for (uint64_t a = f.start; a < f.end; a += 4) {
+  const bool split = code_.inner_targets() == InnerTargets::start_function;
+  // A call's target starts a function; where calls may enter functions, only when no function holds it (below).
+  if (split)
+    for (const CodeRange& range : ranges_)
+      for (uint64_t a = range.start; a < range.end; a += 4) {
         if (!code_.decoded(a)) continue;
         const Transfer t = code_.transfer(a);
-        if (t.flow != Flow::jump) continue;
-        if (contains(t.target) && (t.target < f.start || t.target >= f.end) && !is_delay_slot(t.target)) starts_.insert(t.target);
+        if (t.flow == Flow::call && contains(t.target) && !is_delay_slot(t.target)) entries_.insert(t.target);
       }
-    for (const auto& [jump, table] : jump_tables_) {
-      const Function* f = function_at(jump);
-      for (uint64_t t : table.targets)
-        if (f && (t < f->start || t >= f->end)) starts_.insert(t);
-    }
+  for (int round = 0; round < max_rounds; ++round) {
+    const size_t before = entries_.size();
+    rebuild_functions();
+    resolve_indirect_jumps();
+    std::set<uint64_t> found;
+    scan_static_targets(found);
+    entries_.insert(found.begin(), found.end());
     std::set<uint64_t> pointers;
     code_.code_pointers(*this, pointers);
-    starts_.insert(pointers.begin(), pointers.end());
-    if (starts_.size() == before) break;
+    entries_.insert(pointers.begin(), pointers.end());
+    if (entries_.size() == before) return; // the partition stands, with the secondary entries its scan found
   }
   rebuild_functions();
   resolve_indirect_jumps();
+  if (!split) {
+    std::set<uint64_t> beyond; // entries one more round would add: left out, as the rounds are spent
+    scan_static_targets(beyond);
+  }
+}
+
+void DiscoveredFunctions::scan_static_targets(std::set<uint64_t>& entries) {
+  const bool split = code_.inner_targets() == InnerTargets::start_function;
+  // Where targets split functions, a new start counts at once (the front end's code pointers see it this round).
+  auto enter = [&](uint64_t target) {
+    if (!contains(target) || is_delay_slot(target)) return;
+    if (split) {
+      entries.insert(target);
+      starts_.insert(target);
+      return;
+    }
+    const Function* owner = function_at(target);
+    if (!owner) entries.insert(target);
+    else if (owner->start != target) const_cast<Function*>(owner)->secondary_entries.insert(target);
+  };
+  for (const Function& f : functions_) {
+    auto inside = [&](uint64_t t) { return t >= f.start && t < f.end; };
+    for (uint64_t a = f.start; a < f.end; a += 4) {
+      if (!code_.decoded(a)) continue;
+      const Transfer t = code_.transfer(a);
+      // Static branches and jumps that leave their function are tail calls; calls are seeded above when they split.
+      if (t.flow == Flow::jump && !inside(t.target)) enter(t.target);
+      if (t.flow == Flow::call && !split) enter(t.target);
+    }
+  }
+  for (const auto& [jump, table] : jump_tables_) {
+    const Function* f = function_at(jump);
+    if (!f) continue;
+    const uint64_t start = f->start, end = f->end; // `enter` may change the function's entries, never its bounds
+    for (uint64_t t : table.targets)
+      if (t < start || t >= end) {
+        if (split) entries.insert(t), starts_.insert(t); // the front end or the porter placed it in the code
+        else enter(t);
+      }
+  }
 }
 
 void DiscoveredFunctions::resolve_indirect_jumps() {
@@ -112,6 +181,7 @@ void DiscoveredFunctions::resolve_indirect_jumps() {
   table_words_.clear();
   unresolved_jumps_.clear();
   constant_jumps_.clear();
+  table_issues_.clear();
   for (const Function& f : functions_)
     for (uint64_t a = f.start; a < f.end; a += 4) {
       if (!code_.decoded(a)) continue;
@@ -122,6 +192,7 @@ void DiscoveredFunctions::resolve_indirect_jumps() {
         found.table = JumpTable{a, 0, 4, given->second};
       else
         found = code_.indirect_targets(*this, f, a);
+      if (found.issue) table_issues_.push_back(std::move(*found.issue));
       if (found.table && !found.table->targets.empty()) {
         JumpTable& table = *found.table;
         if (table.table_address)

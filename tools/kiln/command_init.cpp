@@ -36,7 +36,7 @@ std::string starting_config(const std::string& header, const std::string& input_
     out += fmt::format("#   unresolved: {:#x} {} in {}\n", branch, program.instruction(branch)->text,
                        f ? (f->name.empty() ? fmt::format("sub_{:x}", f->start) : f->name) : std::string("?"));
   }
-  for (const auto& issue : program.jump_table_issues()) out += fmt::format("#   jump table at {:#x}: {}\n", issue.branch, issue.problem);
+  for (const auto& issue : program.jump_table_issues()) out += fmt::format("#   jump table at {:#x}: {}\n", issue.jump_address, issue.problem);
   out += "\n# Entries to add as porting goes on (see docs/porting.md):\n"
          "# [[functions]]     address, size, name      entries analysis missed\n"
          "# [[jump_tables]]   branch, targets           case targets of a BR analysis could not read\n"

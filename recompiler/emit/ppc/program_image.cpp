@@ -199,6 +199,12 @@ pipeline::IndirectTargets ProgramImage::indirect_targets(const pipeline::Discove
   return out;
 }
 
+std::vector<pipeline::KnownFunction> ProgramImage::known_functions() const {
+  std::vector<pipeline::KnownFunction> known;
+  for (uint64_t start : extra_starts_) known.push_back({start, 0, {}});
+  return known;
+}
+
 void ProgramImage::code_pointers(const pipeline::DiscoveredFunctions& found, std::set<uint64_t>& starts) const {
   // Code ends where the last function reached so far ends its last blr; beyond it lies data (.rodata follows
   // .text), whose values must not become functions unless they read as a whole function.

@@ -52,7 +52,7 @@ public:
   pipeline::IndirectTargets indirect_targets(const pipeline::DiscoveredFunctions& found, const Function& function,
                                              uint64_t address) const override;
   void code_pointers(const pipeline::DiscoveredFunctions& found, std::set<uint64_t>& starts) const override;
-  std::set<uint64_t> known_starts() const override { return extra_starts_; }
+  std::vector<pipeline::KnownFunction> known_functions() const override;
 
   /// `bcl 20,31,$+4`: the position-independent idiom that only reads the program counter into LR.
   bool is_pc_read(const Instruction& i) const;

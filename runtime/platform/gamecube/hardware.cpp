@@ -512,6 +512,22 @@ void advance_time(Machine& m, uint64_t ticks) {
 
 uint32_t pending_external(const Machine& m) { return pi_cause(m) & m.hw.pi_mask & 0x3FFFu; }
 
+namespace {
+
+/// What the command processor could not run (an unknown opcode, a register it does not know) goes to kiln's log
+/// with its stream offset and bytes as it happens; past the stored maximum, once, how many more there were.
+void report_gx_diagnostics(Machine& m) {
+  const std::vector<gx::Diagnostic>& diagnostics = m.gx->diagnostics();
+  for (; m.gx_diagnostics_reported < diagnostics.size(); ++m.gx_diagnostics_reported)
+    rt::guest_log("kiln: gamecube: GX FIFO: %s (guest PC %#010x)\n", diagnostics[m.gx_diagnostics_reported].to_string().c_str(), m.cpu.pc);
+  if (m.gx->diagnostic_count() > diagnostics.size() && m.gx_diagnostics_reported == diagnostics.size()) {
+    rt::guest_log("kiln: gamecube: GX FIFO: more problems than the %zu shown; they are counted, not logged\n", diagnostics.size());
+    ++m.gx_diagnostics_reported; // said once
+  }
+}
+
+} // namespace
+
 void gather_pipe_write(Machine& m, unsigned size, uint64_t value) {
   Hardware& h = m.hw;
   for (unsigned i = 0; i < size; ++i) {
@@ -525,6 +541,7 @@ void gather_pipe_write(Machine& m, unsigned size, uint64_t value) {
       if (event.kind == gx::EventKind::draw) ++m.gx_draws;
       else m.pe.consume(event);
     }
+    report_gx_diagnostics(m);
     // The burst goes to memory at PI's FIFO write pointer, which wraps from the FIFO's end to its base.
     if (h.pi_fifo_end > h.pi_fifo_base) {
       const uint32_t at = h.pi_fifo_write & 0x03FFFFE0u;

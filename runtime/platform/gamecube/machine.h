@@ -59,6 +59,7 @@ struct Machine {
   gx::PixelEngine pe;
   size_t gx_consumed = 0; ///< bytes of hw.gx_stream the command processor has run
   uint64_t gx_draws = 0;
+  size_t gx_diagnostics_reported = 0; ///< the command processor's diagnostics already written to kiln's log
   bool decrementer_pending = false;
   unsigned handler_depth = 0; ///< nested exception handlers running (bounded)
   std::string disc_image;     ///< path of the disc image DI reads, empty when booted from a DOL

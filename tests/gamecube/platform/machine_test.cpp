@@ -250,6 +250,24 @@ TEST_CASE("gamecube PE: a token and draw done sent through the gather pipe raise
   CHECK(m->pe.finishes() == 1);
 }
 
+TEST_CASE("gamecube gather pipe: a GX command the processor does not know is reported once with its offset") {
+  auto m = std::make_unique<gc::Machine>();
+  gc::Bus bus{*m};
+  m->cpu.spr[ppc::spr::hid2] = ppc::hid2::wpe;
+  m->cpu.spr[ppc::spr::wpar] = 0x0C008000u;
+  // 0x01 is no GX opcode (the documented set: NOP 0x00, LOAD_CP 0x08, LOAD_XF 0x10, LOAD_INDX 0x20-0x38,
+  // CALL_DL 0x40, INVALIDATE 0x48, LOAD_BP 0x61, primitives 0x80-0xBF); the rest of the burst is NOPs.
+  bus.write8(0xCC008000u, 0x01);
+  for (size_t i = 1; i < 32; ++i) bus.write8(0xCC008000u, 0x00);
+  REQUIRE(m->gx->diagnostic_count() >= 1);
+  CHECK(m->gx->diagnostics()[0].offset == 0);
+  CHECK(m->gx_diagnostics_reported == m->gx->diagnostics().size());
+  // A second clean burst adds nothing to report.
+  const size_t reported = m->gx_diagnostics_reported;
+  for (size_t i = 0; i < 32; ++i) bus.write8(0xCC008000u, 0x00);
+  CHECK(m->gx_diagnostics_reported == reported);
+}
+
 TEST_CASE("gamecube interrupts: external before the decrementer, each to its handler and back with rfi") {
   auto m = std::make_unique<gc::Machine>();
   std::vector<uint32_t> code;

@@ -59,6 +59,14 @@ void put(std::vector<uint32_t>& code, uint32_t vector, const std::vector<uint32_
   for (size_t i = 0; i < handler.size(); ++i) code[at + i] = handler[i];
 }
 
+/// A machine whose stores to 0x0C008000 go to the gather pipe (HID2[WPE], WPAR at the pipe's address).
+std::unique_ptr<gc::Machine> machine_with_gather_pipe() {
+  auto m = std::make_unique<gc::Machine>();
+  m->cpu.spr[ppc::spr::hid2] = ppc::hid2::wpe;
+  m->cpu.spr[ppc::spr::wpar] = 0x0C008000u;
+  return m;
+}
+
 } // namespace
 
 TEST_CASE("gamecube memory: MEM1 at 0 and in both mirrors, big-endian") {
@@ -200,10 +208,8 @@ TEST_CASE("gamecube registers: EXI UART output, SRAM checksum, DI without a disc
 }
 
 TEST_CASE("gamecube gather pipe: 32-byte bursts into the FIFO at PI's write pointer") {
-  auto m = std::make_unique<gc::Machine>();
+  auto m = machine_with_gather_pipe();
   gc::Bus bus{*m};
-  m->cpu.spr[ppc::spr::hid2] = ppc::hid2::wpe;
-  m->cpu.spr[ppc::spr::wpar] = 0x0C008000u;
   bus.write32(0xCC00300Cu, 0x10000);
   bus.write32(0xCC003010u, 0x10040);
   bus.write32(0xCC003014u, 0x10000);
@@ -230,10 +236,8 @@ TEST_CASE("gamecube gather pipe: 32-byte bursts into the FIFO at PI's write poin
 }
 
 TEST_CASE("gamecube PE: a token and draw done sent through the gather pipe raise PI causes 9 and 10") {
-  auto m = std::make_unique<gc::Machine>();
+  auto m = machine_with_gather_pipe();
   gc::Bus bus{*m};
-  m->cpu.spr[ppc::spr::hid2] = ppc::hid2::wpe;
-  m->cpu.spr[ppc::spr::wpar] = 0x0C008000u;
   bus.write16(0xCC00100Au, 0x3); // PE: token and finish interrupts enabled
   // LOAD_BP 0x48 (token 0xABCD with its interrupt), LOAD_BP 0x45 (draw done, 0x02), NOPs to the burst's end.
   const std::vector<uint8_t> burst{0x61, 0x48, 0x00, 0xAB, 0xCD, 0x61, 0x45, 0x00, 0x00, 0x02};
@@ -251,10 +255,8 @@ TEST_CASE("gamecube PE: a token and draw done sent through the gather pipe raise
 }
 
 TEST_CASE("gamecube gather pipe: a GX command the processor does not know is reported once with its offset") {
-  auto m = std::make_unique<gc::Machine>();
+  auto m = machine_with_gather_pipe();
   gc::Bus bus{*m};
-  m->cpu.spr[ppc::spr::hid2] = ppc::hid2::wpe;
-  m->cpu.spr[ppc::spr::wpar] = 0x0C008000u;
   // 0x01 is no GX opcode (the documented set: NOP 0x00, LOAD_CP 0x08, LOAD_XF 0x10, LOAD_INDX 0x20-0x38,
   // CALL_DL 0x40, INVALIDATE 0x48, LOAD_BP 0x61, primitives 0x80-0xBF); the rest of the burst is NOPs.
   bus.write8(0xCC008000u, 0x01);

@@ -1,11 +1,35 @@
 #pragma once
 // The shape the 32-bit platforms (runtime/platform/psx, linux-user-mips, linux-user-ppc, gamecube) give a
-// recompiled program's function table: one entry per guest function start, sorted by address, searched when
-// control reaches an address through a register (JALR, bctr, an unresolved jump) or a code pointer.
+// recompiled program: its function table (one entry per guest function start, sorted by address, searched when
+// control reaches an address through a register (JALR, bctr, an unresolved jump) or a code pointer), and the
+// calls its code makes besides the instruction semantics, declared once for all of them below.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+
+/// Declares, in the platform's namespace, the calls recompiled code makes into it, the same six on every 32-bit
+/// platform (the emitters write one shape; generated code reaches them through the alias `kiln_platform`). Each
+/// platform's recompiled.h says only what it does differently.
+/// - install(program): the table call_guest() searches (one program per process).
+/// - call_guest(m, address): runs the recompiled function at `address` (c.pc must already be `address`), else the
+///   fallback interpreter from there; an address outside the program stops with an error naming it.
+/// - returned_elsewhere(m, call_address, start, end, entry_link, entry_sp): a call from `call_address` in the
+///   recompiled function [start, end), entered with `entry_link` and `entry_sp`, came back to c.pc instead of
+///   after the call (longjmp): this frame resumes in the fallback interpreter when the landing address is in the
+///   function and the stack pointer in its frame; else the caller returns and a frame further up takes over.
+/// - resume_after_exception(m, pc): the instruction at `pc` raised an exception; it is answered and execution
+///   goes on, or it stops with a kiln::Error naming it.
+/// - untranslated(m, address, word, why): an instruction the recompiler could not translate was reached.
+/// - run_recompiled(program, argc, argv): main() of a recompiled program; returns its exit status.
+#define KILN_RECOMPILED_PLATFORM_CALLS(Machine, Program)                                                          \
+  void install(const Program& program);                                                                           \
+  void call_guest(Machine& m, uint32_t address);                                                                  \
+  void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t start, uint32_t end, uint32_t entry_link,    \
+                          uint32_t entry_sp);                                                                     \
+  void resume_after_exception(Machine& m, uint32_t pc);                                                           \
+  [[noreturn]] void untranslated(Machine& m, uint32_t address, uint32_t word, const char* why);                   \
+  int run_recompiled(const Program& program, int argc, char** argv)
 
 namespace kiln::guest {
 

@@ -29,23 +29,13 @@ struct RecompiledProgram {
   const char* disc_image;     ///< the disc image the DOL came from ("" for a DOL): DI reads it
 };
 
-void install(const RecompiledProgram& program);
-/// Runs the recompiled function at `address` (a physical vector address means its cached mirror), else the
-/// fallback interpreter from there; an address outside the text stops with an error.
-void call_guest(Machine& m, uint32_t address);
-/// After a call came back to c.pc instead of after the call (longjmp, OSLoadContext): this frame resumes in the
-/// fallback interpreter when the landing address is in it (runtime/core/ppc/fallback.h resume_frame).
-void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t start, uint32_t end, uint32_t entry_link, uint32_t entry_sp);
-/// The instruction at `pc` raised an exception (c.next_pc its vector, SRR0/SRR1 set): the guest's handler runs
-/// until its rfi returns; to the next instruction (sc) or to `pc` itself, which then runs again (FP unavailable
-/// after the handler enabled the FPU).
-void resume_after_exception(Machine& m, uint32_t pc);
-[[noreturn]] void untranslated(Machine& m, uint32_t address, uint32_t word, const char* why);
-
-/// Loads the segments, writes the low-memory globals (and with a disc image its header and FST), sets the CPU as the
-/// apploader leaves it and runs the entry. `--disc PATH` overrides the disc image; KILN_GX_DUMP=path writes the GX
-/// FIFO stream the gather pipe collected when the run ends (a console reset). Returns 0 after a reset, 1 after
-/// an error (printed to stderr).
-int run_recompiled(const RecompiledProgram& program, int argc, char** argv);
+/// The calls of runtime/core/function_table.h. call_guest takes a physical vector address for its cached mirror;
+/// returned_elsewhere also serves OSLoadContext; resume_after_exception (c.next_pc the vector, SRR0/SRR1 set)
+/// runs the guest's own handler until its rfi returns, to the next instruction (sc) or to `pc` itself, which then
+/// runs again (FP unavailable after the handler enabled the FPU). run_recompiled loads the segments, writes the
+/// low-memory globals (and with a disc image its header and FST), sets the CPU as the apploader leaves it and runs
+/// the entry. `--disc PATH` overrides the disc image; KILN_GX_DUMP=path writes the GX FIFO stream the gather pipe
+/// collected when the run ends (a console reset). Returns 0 after a reset, 1 after an error (printed to stderr).
+KILN_RECOMPILED_PLATFORM_CALLS(Machine, RecompiledProgram);
 
 } // namespace kiln::gamecube

@@ -16,21 +16,9 @@ namespace kiln::mipsel {
 using FunctionEntry = guest::FunctionEntry<Machine>; // the table shape the 32-bit platforms share
 using RecompiledProgram = linux_calls::RecompiledProgram32<Machine, r3000::FallbackCode>;
 
-void install(const RecompiledProgram& program);
-/// Runs the recompiled function at `address` (c.pc must be `address`), else the fallback interpreter from there;
-/// an address outside the text stops with an error.
-void call_guest(Machine& m, uint32_t address);
-/// After a call from `call_address` in the recompiled function [start, end), entered with `entry_link` and
-/// `entry_sp`, came back to c.pc instead of after the call (longjmp): this frame resumes in the fallback
-/// interpreter when the landing address is in the function and the stack pointer in its frame; else the caller
-/// returns and a frame further up takes over.
-void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t start, uint32_t end, uint32_t entry_link, uint32_t entry_sp);
-/// SYSCALL at `pc` is answered and execution resumes at pc + 4; any other exception stops with an error.
-void resume_after_exception(Machine& m, uint32_t pc);
-[[noreturn]] void untranslated(Machine& m, uint32_t address, uint32_t word, const char* why);
-
-/// main() of a recompiled program: loads the segments, builds the initial stack from argc/argv/environ and the
-/// auxiliary vector, runs the entry, returns the guest's exit status.
-int run_recompiled(const RecompiledProgram& program, int argc, char** argv);
+/// The calls of runtime/core/function_table.h. resume_after_exception answers SYSCALL and resumes at pc + 4, any
+/// other exception stops with an error; run_recompiled loads the segments, builds the initial stack from
+/// argc/argv/environ and the auxiliary vector, and runs the entry.
+KILN_RECOMPILED_PLATFORM_CALLS(Machine, RecompiledProgram);
 
 } // namespace kiln::mipsel

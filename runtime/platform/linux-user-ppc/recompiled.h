@@ -14,23 +14,11 @@ namespace kiln::ppc_linux {
 using FunctionEntry = guest::FunctionEntry<Machine>;
 using RecompiledProgram = linux_calls::RecompiledProgram32<Machine, ppc::FallbackCode>;
 
-void install(const RecompiledProgram& program);
-/// Runs the recompiled function at `address` (c.pc must be `address`), else the fallback interpreter from there;
-/// an address outside the text stops with an error.
-void call_guest(Machine& m, uint32_t address);
-/// After a call from `call_address` in the recompiled function [start, end), entered with `entry_link` and
-/// `entry_sp`, came back to c.pc instead of after the call (longjmp): this frame resumes in the fallback
-/// interpreter when the landing address is in the function and the stack pointer in its frame; else the caller
-/// returns and a frame further up takes over.
-void returned_elsewhere(Machine& m, uint32_t call_address, uint32_t start, uint32_t end, uint32_t entry_link, uint32_t entry_sp);
-/// An exception raised at `pc`. What the kernel emulates for user programs is done here and execution goes on
-/// (mfpvr: user mode may not read the PVR, Linux answers it); anything else (a trap, an alignment or other
-/// program exception) would be a signal, which kiln reports as an error naming it.
-void resume_after_exception(Machine& m, uint32_t pc);
-[[noreturn]] void untranslated(Machine& m, uint32_t address, uint32_t word, const char* why);
-
-/// main() of a recompiled program: loads the segments, builds the initial stack from argc/argv/environ and the
-/// auxiliary vector, runs the entry, returns the guest's exit status.
-int run_recompiled(const RecompiledProgram& program, int argc, char** argv);
+/// The calls of runtime/core/function_table.h. resume_after_exception does what the kernel emulates for user
+/// programs and goes on (mfpvr: user mode may not read the PVR, Linux answers it); anything else (a trap, an
+/// alignment or other program exception) would be a signal, which kiln reports as an error naming it.
+/// run_recompiled loads the segments, builds the initial stack from argc/argv/environ and the auxiliary vector,
+/// and runs the entry.
+KILN_RECOMPILED_PLATFORM_CALLS(Machine, RecompiledProgram);
 
 } // namespace kiln::ppc_linux

@@ -26,6 +26,23 @@ bool LowerContext::lower_wide(const Instruction& in) {
   const auto& ops = in.operands;
   const auto dst = [&] { return static_cast<uint8_t>(ops.at(0).index); };
   const auto rounding = [&](uint32_t field) { return static_cast<ir::Rounding>(field & 3); };
+  // A 32-bit register source of I2F/I2I as an integer of `type`: its byte (.B1-.B3), extended from the type's
+  // width, then |x| (signed types) and -x in that range; the hardware wraps -(-2^31).
+  // The low `width` bits of a 32-bit value, sign- or zero-extended to 32.
+  const auto extend = [&](ValueId value, unsigned width, bool is_signed) {
+    if (width >= 32) return value;
+    return is_signed ? b.op(Op::AShr, b.op(Op::Shl, value, b.u32(32 - width)), b.u32(32 - width))
+                     : b.op(Op::And, value, b.u32((1u << width) - 1));
+  };
+  const auto integer_source = [&](const Operand& source, uint32_t type) {
+    ValueId value = bits(source);
+    if (source.selector != 0) value = b.op(Op::LShr, value, b.u32(8 * source.selector));
+    const bool is_signed = is_signed_type(type);
+    value = extend(value, type_bits(type), is_signed);
+    if (source.absolute && is_signed) value = b.select(b.op(Op::SLt, value, b.u32(0)), b.op(Op::INeg, value), value);
+    if (source.negate) value = b.op(Op::INeg, value);
+    return value;
+  };
   switch (in.opcode) {
   case Opcode::dadd:
   case Opcode::dmul:
@@ -50,15 +67,7 @@ bool LowerContext::lower_wide(const Instruction& in) {
       if (source.selector != 0 || source.negate || source.absolute) fail("I2F of a 64-bit source with a modifier is not supported");
       value = bits64(source);
     } else {
-      value = bits(source);
-      if (source.selector != 0) value = b.op(Op::LShr, value, b.u32(8 * source.selector)); // .B1-.B3
-      const unsigned width = type_bits(from);
-      if (width < 32) {
-        value = is_signed ? b.op(Op::AShr, b.op(Op::Shl, value, b.u32(32 - width)), b.u32(32 - width))
-                          : b.op(Op::And, value, b.u32((1u << width) - 1));
-      }
-      if (source.absolute && is_signed) value = b.select(b.op(Op::SLt, value, b.u32(0)), b.op(Op::INeg, value), value);
-      if (source.negate) value = b.op(Op::INeg, value);
+      value = integer_source(source, from);
     }
     const ValueId result = integer_to_float(b, value, !is_signed, wide, to == kF64, rounding(in.modifier("rnd")));
     if (to == kF64) set_reg64(dst(), double_bits(result));
@@ -131,22 +140,12 @@ bool LowerContext::lower_wide(const Instruction& in) {
     const uint32_t to = in.modifier("dst"), from = in.modifier("src");
     if (to == kU64 || to == kS64 || from == kU64 || from == kS64) fail("64-bit I2I is not supported");
     const Operand& source = ops.at(1);
-    ValueId value = bits(source);
-    if (source.selector != 0) value = b.op(Op::LShr, value, b.u32(8 * source.selector));
-    const unsigned from_bits = type_bits(from);
-    const bool from_signed = is_signed_type(from);
-    if (from_bits < 32) {
-      value = from_signed ? b.op(Op::AShr, b.op(Op::Shl, value, b.u32(32 - from_bits)), b.u32(32 - from_bits))
-                          : b.op(Op::And, value, b.u32((1u << from_bits) - 1));
-    }
-    // |x| and -x in the source type's range; the hardware wraps -(-2^31).
-    if (source.absolute && from_signed) value = b.select(b.op(Op::SLt, value, b.u32(0)), b.op(Op::INeg, value), value);
-    if (source.negate) value = b.op(Op::INeg, value);
+    ValueId value = integer_source(source, from);
     const unsigned to_bits_count = type_bits(to);
     const bool to_signed = is_signed_type(to);
     if (in.modifier("SAT") != 0) {
       // Clamp the (source-typed) value to the destination's range.
-      const bool value_signed = from_signed || source.negate;
+      const bool value_signed = is_signed_type(from) || source.negate;
       if (to_signed) {
         const auto high = static_cast<uint32_t>((uint64_t{1} << (to_bits_count - 1)) - 1);
         value = value_signed ? b.op(Op::SMax, b.op(Op::SMin, value, b.u32(high)), b.u32(~high)) : b.op(Op::UMin, value, b.u32(high));
@@ -156,10 +155,7 @@ bool LowerContext::lower_wide(const Instruction& in) {
         value = b.op(Op::UMin, value, b.u32(high));
       }
     }
-    if (to_bits_count < 32) {
-      value = to_signed ? b.op(Op::AShr, b.op(Op::Shl, value, b.u32(32 - to_bits_count)), b.u32(32 - to_bits_count))
-                        : b.op(Op::And, value, b.u32((1u << to_bits_count) - 1));
-    }
+    value = extend(value, to_bits_count, to_signed);
     if (in.modifier("CC") != 0) set_flags(b.op(Op::IEq, value, b.u32(0)), b.op(Op::SLt, value, b.u32(0)), b.u32(0), b.boolean(false));
     set_reg(dst(), value);
     return true;
